@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+)
+
+func evalCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "eval",
+		Usage: "show what the Stop hook would decide now, and why (a dry run)",
+		Description: "Evaluates the state exactly as the hook would, reading but never writing the hook's memory.\n" +
+			"Exit 0: the agent would stop. 1: it would go on. 2: an error.\n\n" +
+			"Examples:\n" +
+			"   loophook eval\n" +
+			"   loophook eval --stop-hook-active --json\n" +
+			"   loophook eval --input hook-input.json   # replay what Claude Code sent",
+		Flags: append(evalFlags(),
+			&cli.BoolFlag{Name: "stop-hook-active", Usage: "evaluate as a stop that follows a block in the same turn"},
+			&cli.StringFlag{Name: "last-message", Usage: "the agent's last message `TEXT`, for --require-marker"},
+			&cli.StringFlag{Name: "input", Usage: "replay the hook input in `FILE` (- for stdin)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the evaluation as JSON"},
+		),
+		Action: func(c *cli.Context) error {
+			o, err := options(c)
+			if err != nil {
+				return err
+			}
+			in, err := evalInput(c)
+			if err != nil {
+				return err
+			}
+			r := hook.Evaluate(o, in, false, c.App.ErrWriter)
+			if c.Bool("json") {
+				err = hook.WriteJSON(c.App.Writer, evalJSON(r))
+			} else {
+				err = printEval(c.App.Writer, r)
+			}
+			if err != nil {
+				return err
+			}
+			if !r.OK {
+				return finding
+			}
+			return nil
+		},
+	}
+}
+
+// evalInput is the hook input to evaluate: a replayed one, or one made from flags.
+func evalInput(c *cli.Context) (hook.Input, error) {
+	var in hook.Input
+	if name := c.String("input"); name != "" {
+		var data []byte
+		var err error
+		if name == "-" {
+			data, err = io.ReadAll(c.App.Reader)
+		} else {
+			data, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return in, fail("", "read hook input: %v", err)
+		}
+		if in, err = hook.ReadInput(bytes.NewReader(data)); err != nil {
+			return in, fail("the file should hold one hook input JSON object, as Claude Code sends it", "%s: %v", name, err)
+		}
+	}
+	if c.IsSet("stop-hook-active") {
+		in.StopHookActive = c.Bool("stop-hook-active")
+	}
+	if c.IsSet("last-message") {
+		msg := c.String("last-message")
+		in.LastAssistantMessage = &msg
+	}
+	return in, nil
+}
+
+type criterionJSON struct {
+	Name         string `json:"name"`
+	Met          bool   `json:"met"`
+	Verification string `json:"verification,omitempty"`
+}
+
+type evalResult struct {
+	OK       bool            `json:"ok"`
+	Reason   string          `json:"reason"`
+	Rule     criteria.Rule   `json:"rule"`
+	State    string          `json:"state,omitempty"`
+	Guard    int             `json:"guard"`
+	Problems []string        `json:"problems,omitempty"`
+	Criteria []criterionJSON `json:"criteria,omitempty"`
+}
+
+func evalJSON(r hook.Result) evalResult {
+	out := evalResult{OK: r.OK, Reason: r.Reason, Rule: r.Rule, Guard: r.Memory.Unchanged}
+	if r.Loaded != nil {
+		out.State = r.Loaded.Path
+		out.Problems = r.Loaded.Problems
+		if s := r.Loaded.State; s != nil {
+			for _, name := range s.Criteria {
+				st := s.Status[name]
+				out.Criteria = append(out.Criteria, criterionJSON{Name: name, Met: st.Met, Verification: st.Verification})
+			}
+		}
+	}
+	return out
+}
+
+func printEval(w io.Writer, r hook.Result) error {
+	decision := "go on"
+	if r.OK {
+		decision = "stop"
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "verdict:\t%s\n", decision)
+	fmt.Fprintf(tw, "rule:\t%s\n", r.Rule)
+	fmt.Fprintf(tw, "reason:\t%s\n", r.Reason)
+	if r.Loaded != nil {
+		fmt.Fprintf(tw, "state:\t%s\n", r.Loaded.Path)
+		fmt.Fprintf(tw, "guard:\t%d\n", r.Memory.Unchanged)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.Loaded == nil || r.Loaded.State == nil || len(r.Loaded.State.Criteria) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return criteriaTable(w, r.Loaded.State)
+}
+
+// criteriaTable prints one aligned row per criterion.
+func criteriaTable(w io.Writer, s *criteria.State) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CRITERION\tMET\tVERIFICATION")
+	for _, name := range s.Criteria {
+		st := s.Status[name]
+		met, how := "no", st.Verification
+		if st.Met {
+			met = "yes"
+		}
+		if how == "" {
+			how = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(name), met, how)
+	}
+	return tw.Flush()
+}
+
+// oneLine keeps a criterion's name on its row of a table.
+func oneLine(s string) string {
+	q := fmt.Sprintf("%q", s)
+	if q[1:len(q)-1] == s {
+		return s
+	}
+	return q
+}

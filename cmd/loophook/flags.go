@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+)
+
+// Flags shared by every command that evaluates a state.
+var (
+	stateFlag = &cli.StringFlag{Name: "state", Usage: "use `FILE` as the state instead of searching for .loop/state.json", EnvVars: []string{"LOOPHOOK_STATE"}}
+	dirFlag   = &cli.StringFlag{Name: "dir", Usage: "search for the state from `DIR` instead of the hook input's cwd", EnvVars: []string{"LOOPHOOK_DIR"}}
+)
+
+func evalFlags() []cli.Flag {
+	return []cli.Flag{
+		stateFlag,
+		dirFlag,
+		&cli.IntFlag{Name: "stuck-limit", Value: criteria.DefaultStuckLimit, Usage: "let the agent stop once circuitBreaker.stuckCount reaches `N`", EnvVars: []string{"LOOPHOOK_STUCK_LIMIT"}},
+		&cli.IntFlag{Name: "max-iterations", Value: criteria.DefaultMaxIterations, Usage: "iteration limit `N` for states that set no maxIterations", EnvVars: []string{"LOOPHOOK_MAX_ITERATIONS"}},
+		&cli.IntFlag{Name: "guard-limit", Value: criteria.DefaultGuardLimit, Usage: "let the agent stop after `N` stops in a row with no change to the state", EnvVars: []string{"LOOPHOOK_GUARD_LIMIT"}},
+		&cli.StringFlag{Name: "on-invalid", Value: "block", Usage: "`block` (keep the agent working until it repairs the state) or allow", EnvVars: []string{"LOOPHOOK_ON_INVALID"}},
+		&cli.BoolFlag{Name: "require-marker", Usage: "also require <loop-complete> in the agent's last message", EnvVars: []string{"LOOPHOOK_REQUIRE_MARKER"}},
+	}
+}
+
+var protocolFlag = &cli.StringFlag{Name: "protocol", Value: "ok", Usage: "answer as `ok` (strict {ok, reason}) or claude (what Claude Code obeys)", EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
+
+// options turns the flags into hook options, refusing values that make no sense.
+func options(c *cli.Context) (hook.Options, error) {
+	o := hook.Options{
+		StatePath:  c.String("state"),
+		Dir:        c.String("dir"),
+		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
+		Limits: criteria.Limits{
+			StuckLimit:    c.Int("stuck-limit"),
+			MaxIterations: c.Int("max-iterations"),
+			GuardLimit:    c.Int("guard-limit"),
+			RequireMarker: c.Bool("require-marker"),
+		},
+		Protocol: hook.Protocols["ok"],
+	}
+	for _, f := range []string{"stuck-limit", "max-iterations", "guard-limit"} {
+		if c.Int(f) < 1 {
+			return o, fail("", "--%s must be at least 1, not %d", f, c.Int(f))
+		}
+	}
+	switch c.String("on-invalid") {
+	case "block":
+	case "allow":
+		o.Limits.AllowInvalid = true
+	default:
+		return o, fail("", "--on-invalid must be block or allow, not %q", c.String("on-invalid"))
+	}
+	if name := c.String("protocol"); name != "" {
+		p, err := hook.LookupProtocol(name)
+		if err != nil {
+			return o, fail("", "--protocol: %v", err)
+		}
+		o.Protocol = p
+	}
+	return o, nil
+}

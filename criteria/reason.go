@@ -1,0 +1,104 @@
+package criteria
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxReason caps a reason so that a huge state cannot flood the agent's context.
+const MaxReason = 2000
+
+// maxName caps one name inside a reason.
+const maxName = 200
+
+// list quotes names and joins them within n bytes, ending "… and N more" when
+// they do not all fit. Quoting keeps newlines, quotes and control characters
+// in a name from breaking the reason into lines.
+func list(names []string, n int) string {
+	var b strings.Builder
+	for i, name := range names {
+		item := strconv.Quote(clip(name))
+		more := ""
+		if rest := len(names) - i - 1; rest > 0 {
+			more = fmt.Sprintf(" … and %d more", rest)
+		}
+		if i > 0 && b.Len()+2+len(item)+len(more) > n {
+			fmt.Fprintf(&b, " … and %d more", len(names)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(item)
+	}
+	return b.String()
+}
+
+// budgetFor is the room a list has beside the fixed text around it.
+func budgetFor(fixed string) int {
+	return max(MaxReason-len(fixed)-maxName, maxName)
+}
+
+// clip shortens s to maxName bytes on a rune boundary.
+func clip(s string) string {
+	if len(s) <= maxName {
+		return s
+	}
+	cut := maxName
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// capReason is the last line of defence for the cap; lists keep within it.
+func capReason(s string) string {
+	if len(s) <= MaxReason {
+		return s
+	}
+	cut := MaxReason - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// number prints a JSON number as a person writes it: 3, not 3.000000e+00.
+func number(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// Context tells an agent starting or resuming a session where its loop
+// stands: the spec, the iteration, what is unmet, the next step and the limits.
+func Context(s *State, lim Limits) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "A loop is under way in .loop/state.json (%s).", where(s, lim))
+	if s.Spec != "" {
+		fmt.Fprintf(&b, " Spec: %s.", strconv.Quote(clip(s.Spec)))
+	}
+	tail := fmt.Sprintf(" Limits: the loop ends at iteration %s or after %d stuck iterations", number(maxIterations(s, lim)), lim.StuckLimit)
+	if s.HasBudget {
+		tail += fmt.Sprintf(", or when cost reaches %s", number(s.Budget))
+	}
+	tail += ". The Stop hook keeps you working until every criterion is met and verified and exit_signal is true."
+	if len(s.RemainingSteps) > 0 {
+		tail = " Next step: " + strconv.Quote(clip(s.RemainingSteps[0])) + "." + tail
+	}
+	if missing := s.Unmet(); len(missing) > 0 {
+		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", len(missing), len(s.Criteria), list(missing, budgetFor(b.String()+tail)))
+	} else {
+		fmt.Fprintf(&b, " All %d criteria are met.", len(s.Criteria))
+	}
+	b.WriteString(tail)
+	return capReason(b.String())
+}
+
+// count says "1 criterion" or "3 criteria".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -1,0 +1,156 @@
+package hook
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/schema"
+)
+
+// MaxState caps the state file so that a runaway file cannot stall a turn.
+const MaxState = 16 << 20
+
+// StateFile is where the state lives, relative to a project.
+const StateFile = ".loop/state.json"
+
+// FindState returns the nearest .loop/state.json at or above dir, never above
+// the enclosing git work tree's root, else the one under projectDir; "" when
+// there is none.
+func FindState(dir, projectDir string) string {
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		for {
+			p := filepath.Join(dir, StateFile)
+			if _, err := os.Lstat(p); err == nil {
+				return p
+			}
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	if projectDir != "" {
+		p := filepath.Join(projectDir, StateFile)
+		if _, err := os.Lstat(p); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
+			return p
+		}
+	}
+	return ""
+}
+
+// Loaded is a state file read once: its bytes' fingerprint and either the
+// parsed state or the problems that make it invalid.
+type Loaded struct {
+	Path        string
+	Fingerprint string
+	State       *criteria.State
+	Problems    []string
+	// Session is the file's session_id when it parses as JSON, valid or not.
+	Session string
+}
+
+// LoadState reads and checks the state file at path. It never fails: what is
+// wrong with the file becomes Problems.
+func LoadState(path string) *Loaded {
+	l := &Loaded{Path: path}
+	data, err := ReadStateFile(path)
+	if err != nil {
+		l.Fingerprint = "unreadable:" + err.Error()
+		l.Problems = []string{err.Error()}
+		return l
+	}
+	sum := sha256.Sum256(data)
+	l.Fingerprint = hex.EncodeToString(sum[:16])
+	l.State, l.Problems, l.Session = Parse(data)
+	return l
+}
+
+// Parse checks a state document against the schema; it accepts a UTF-8 byte
+// order mark and CRLF line ends.
+func Parse(data []byte) (state *criteria.State, problems []string, session string) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, []string{"the file is empty"}, ""
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, []string{jsonError(data, err)}, ""
+	}
+	obj, _ := doc.(map[string]any)
+	if s, ok := obj["session_id"].(string); ok {
+		session = s
+	}
+	if problems := schema.Validate(doc); len(problems) > 0 {
+		return nil, problems, session
+	}
+	return criteria.FromDocument(obj), nil, session
+}
+
+// ReadStateFile reads a state file within the size cap, refusing what is not a
+// regular file; its errors say what is wrong with the file.
+func ReadStateFile(path string) ([]byte, error) {
+	// Stat before opening: opening a named pipe would block the turn.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, openError(err)
+	}
+	switch {
+	case fi.IsDir():
+		return nil, errors.New("the file is a directory")
+	case !fi.Mode().IsRegular():
+		return nil, errors.New("the file is not a regular file")
+	case fi.Size() > MaxState:
+		return nil, fmt.Errorf("the file is larger than %d MiB", MaxState>>20)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxState+1))
+	if err != nil {
+		return nil, fmt.Errorf("the file cannot be read: %v", cause(err))
+	}
+	if len(data) > MaxState {
+		return nil, fmt.Errorf("the file is larger than %d MiB", MaxState>>20)
+	}
+	return data, nil
+}
+
+func openError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("the file cannot be opened: it does not exist (a broken link?)")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("the file cannot be read: permission denied")
+	}
+	return fmt.Errorf("the file cannot be opened: %v", cause(err))
+}
+
+// cause drops the path from an os error: the reason names the file already.
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,127 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Transcript tail limits: blocks read backwards from the end, and how far
+// back to look before giving up, so the cost does not grow with the file.
+const (
+	tailBlock = 64 << 10
+	tailLimit = 32 << 20
+)
+
+// LastAssistantText returns the text of the last assistant message in a
+// Claude Code transcript (JSON Lines), reading the file backwards from its end.
+func LastAssistantText(path string) (string, error) {
+	if path == "" {
+		return "", errors.New("the hook input names no transcript")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("transcript: %v", cause(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return "", errors.New("transcript is not a regular file")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("transcript: %v", cause(err))
+	}
+	defer f.Close()
+	return lastAssistantText(f, fi.Size())
+}
+
+// lastAssistantText scans lines from the end of r, whose size is size. Lines
+// that fit in a block are checked in place; a longer line is read whole only
+// when it could be a message (maxLine), so a 50 MB line costs one skip.
+func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
+	buf := make([]byte, tailBlock)
+	var block []byte
+	end := size // the end of the line being looked for, exclusive
+	pos := size // everything from pos on has been scanned
+	for pos > 0 && size-pos < tailLimit {
+		n := min(int64(tailBlock), pos)
+		pos -= n
+		block = buf[:n]
+		if _, err := r.ReadAt(block, pos); err != nil && err != io.EOF {
+			return "", fmt.Errorf("transcript: %v", cause(err))
+		}
+		for scan := block; ; {
+			i := bytes.LastIndexByte(scan, '\n')
+			if i < 0 {
+				break
+			}
+			if text, ok := lineText(r, block, pos, pos+int64(i)+1, end); ok {
+				return text, nil
+			}
+			end = pos + int64(i)
+			scan = scan[:i]
+		}
+	}
+	if pos == 0 {
+		if text, ok := lineText(r, block, 0, 0, end); ok {
+			return text, nil
+		}
+		return "", errors.New("the transcript has no assistant message")
+	}
+	return "", fmt.Errorf("no assistant message in the last %d MiB of the transcript", tailLimit>>20)
+}
+
+// maxLine is the longest transcript line worth decoding.
+const maxLine = 8 << 20
+
+// lineText checks the line [start, end) of r; block holds r's bytes from
+// blockPos, and the line is taken from it when it lies inside.
+func lineText(r io.ReaderAt, block []byte, blockPos, start, end int64) (string, bool) {
+	if end <= start || end-start > maxLine {
+		return "", false
+	}
+	var line []byte
+	if start >= blockPos && end <= blockPos+int64(len(block)) {
+		line = block[start-blockPos : end-blockPos]
+	} else {
+		line = make([]byte, end-start)
+		if _, err := r.ReadAt(line, start); err != nil && err != io.EOF {
+			return "", false
+		}
+	}
+	return assistantText(line)
+}
+
+// assistantText returns the text blocks of a transcript line when it is an
+// assistant message with text.
+func assistantText(line []byte) (string, bool) {
+	// Most lines are not assistant messages; skip them without decoding.
+	if !bytes.Contains(line, []byte(`"assistant"`)) {
+		return "", false
+	}
+	var entry struct {
+		Type    string `json:"type"`
+		Message struct {
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &entry) != nil || entry.Type != "assistant" {
+		return "", false
+	}
+	var texts []string
+	for _, c := range entry.Message.Content {
+		if c.Type == "text" {
+			texts = append(texts, c.Text)
+		}
+	}
+	if len(texts) == 0 {
+		return "", false
+	}
+	return strings.Join(texts, "\n"), true
+}
