@@ -58,7 +58,7 @@ func jsonError(data []byte, err error) string {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		line, col := position(data, syn.Offset)
+		line, col := position(data, syn.Offset-1)
 		return fmt.Sprintf("not valid JSON at line %d, column %d", line, col)
 	case errors.As(err, &typ):
 		return fmt.Sprintf("%s: expected %s, got %s", typ.Field, typ.Type, typ.Value)

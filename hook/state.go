@@ -139,7 +139,7 @@ func ReadStateFile(path string) ([]byte, error) {
 func openError(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("the file cannot be opened: it does not exist (a broken link?)")
+		return errors.New("the file does not exist (or is a broken link)")
 	case errors.Is(err, fs.ErrPermission):
 		return errors.New("the file cannot be read: permission denied")
 	}

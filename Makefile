@@ -1,0 +1,47 @@
+# Thin over go: the commands a contributor types daily.
+GO        ?= go
+BIN       := $(shell $(GO) env GOPATH)/bin/loophook
+FUZZTIME  ?= 60s
+
+.PHONY: build install test unit e2e lint bench fuzz clean
+
+## build: build ./loophook
+build:
+	$(GO) build -o loophook ./cmd/loophook
+
+## install: install loophook into $(GOPATH)/bin and run it on the example state
+install:
+	$(GO) install ./cmd/loophook
+	@echo "installed $(BIN)"
+	@echo "\$$ loophook eval --state schema/example.json"
+	@$(BIN) eval --state schema/example.json; test $$? -le 1
+	@command -v loophook >/dev/null || echo "hint: add $$($(GO) env GOPATH)/bin to your PATH"
+
+## test: everything CI runs: vet, the unit tests and testscripts with the race detector, the fuzz seeds, and the end-to-end suite on the real Claude Code
+test: lint unit e2e
+
+unit:
+	$(GO) test -race -count=1 ./...
+
+## e2e: the end-to-end suite on the real Claude Code binary (fetched once, cached)
+e2e:
+	$(GO) test -tags e2e -count=1 -timeout 30m ./testscripts/e2e/
+
+lint:
+	@test -z "$$(gofmt -l .)" || (echo "gofmt would change:"; gofmt -l .; exit 1)
+	$(GO) vet ./...
+	$(GO) vet -tags e2e ./testscripts/e2e/
+
+## bench: time whole-process loophook stop against the floor, and the Go benchmarks
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./criteria ./schema ./hook
+	$(GO) run ./cmd/benchhook
+
+## fuzz: run each fuzz target for FUZZTIME
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzReadInput -fuzztime $(FUZZTIME) ./hook
+	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime $(FUZZTIME) ./hook
+	$(GO) test -run '^$$' -fuzz FuzzTranscriptTail -fuzztime $(FUZZTIME) ./hook
+
+clean:
+	rm -f loophook
