@@ -126,6 +126,9 @@ func num(v any) float64 {
 
 func strs(v any) []string {
 	list, _ := v.([]any)
+	if len(list) == 0 {
+		return nil
+	}
 	out := make([]string, 0, len(list))
 	for _, x := range list {
 		if s, ok := x.(string); ok {

@@ -88,6 +88,15 @@ func LoadState(path string) *Loaded {
 // order mark and CRLF line ends.
 func Parse(data []byte) (state *criteria.State, problems []string, session string) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if s, ok := criteria.Decode(data); ok {
+		return s, nil, s.SessionID
+	}
+	return parseGeneral(data)
+}
+
+// parseGeneral decodes the document into a generic tree and validates that,
+// naming every problem; Parse's fast path leaves everything unusual to it.
+func parseGeneral(data []byte) (state *criteria.State, problems []string, session string) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, []string{"the file is empty"}, ""
 	}

@@ -1,0 +1,440 @@
+package criteria
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Decode reads a state document in one pass, checking it against the
+// schema's rules as it goes, without building a generic JSON tree: for a
+// large state that is most of the hook's time. It gives up (ok false) on
+// anything that is not a plainly valid state — a syntax error, a schema
+// violation, a repeated key, an escape inside a name, deep nesting — and the
+// caller then takes the general path, which says exactly what is wrong. So
+// when ok is true the state is what FromDocument makes of the same bytes.
+func Decode(data []byte) (s *State, ok bool) {
+	d := decoder{data: data}
+	s = &State{Status: map[string]CriterionStatus{}}
+	var entries []statusEntry
+	var seen uint32
+	ok = d.object(func(key []byte) bool {
+		bit, known := topLevel[string(key)]
+		if !known {
+			return d.skip(0)
+		}
+		if seen&bit != 0 {
+			return false // a repeated field: let the general path decide
+		}
+		seen |= bit
+		switch string(key) {
+		case "spec":
+			return d.str(&s.Spec)
+		case "criteria":
+			return d.strs(&s.Criteria)
+		case "criteriaStatus":
+			return d.criteriaStatus(&entries)
+		case "exit_signal":
+			return d.boolean(&s.ExitSignal)
+		case "status":
+			return d.str(&s.LoopStatus) && slices.Contains(Statuses, s.LoopStatus)
+		case "iteration":
+			return d.integer(&s.Iteration, 0)
+		case "maxIterations":
+			return d.integer(&s.MaxIterations, 1)
+		case "cost":
+			return d.number(&s.Cost, 0)
+		case "budget":
+			s.HasBudget = true
+			return d.number(&s.Budget, 0)
+		case "circuitBreaker":
+			return d.circuitBreaker(&s.StuckCount)
+		case "steps":
+			return d.strs(&s.Steps)
+		case "completedSteps":
+			return d.strs(&s.CompletedSteps)
+		case "remainingSteps":
+			return d.strs(&s.RemainingSteps)
+		case "mustNot":
+			return d.strs(&s.MustNot)
+		case "mustNotStatus":
+			s.MustNotStatus = map[string]bool{}
+			return d.object(func(key []byte) bool {
+				var yes bool
+				if _, dup := s.MustNotStatus[string(key)]; dup || !d.boolean(&yes) {
+					return false
+				}
+				s.MustNotStatus[string(key)] = yes
+				return true
+			})
+		case "session_id":
+			return d.str(&s.SessionID)
+		}
+		return false
+	})
+	d.space()
+	if !ok || d.pos != len(d.data) {
+		return nil, false
+	}
+	return s, s.merge(entries)
+}
+
+var topLevel = map[string]uint32{
+	"spec": 1 << 0, "criteria": 1 << 1, "criteriaStatus": 1 << 2, "exit_signal": 1 << 3,
+	"status": 1 << 4, "iteration": 1 << 5, "maxIterations": 1 << 6, "cost": 1 << 7,
+	"budget": 1 << 8, "circuitBreaker": 1 << 9, "steps": 1 << 10, "completedSteps": 1 << 11,
+	"remainingSteps": 1 << 12, "mustNot": 1 << 13, "mustNotStatus": 1 << 14, "session_id": 1 << 15,
+}
+
+type statusEntry struct {
+	name   string
+	status CriterionStatus
+}
+
+// merge files the criteriaStatus entries, which may come before or after
+// criteria in the file; it fails on repeated criteria or entries.
+func (s *State) merge(entries []statusEntry) bool {
+	named := make(map[string]struct{}, len(s.Criteria))
+	for _, c := range s.Criteria {
+		if _, dup := named[c]; dup {
+			return false
+		}
+		named[c] = struct{}{}
+	}
+	var extra []string
+	for _, e := range entries {
+		if _, dup := s.Status[e.name]; dup {
+			return false
+		}
+		s.Status[e.name] = e.status
+		if _, ok := named[e.name]; !ok {
+			extra = append(extra, e.name)
+		}
+	}
+	sort.Strings(extra)
+	s.Criteria = append(s.Criteria, extra...)
+	return true
+}
+
+func (d *decoder) criteriaStatus(entries *[]statusEntry) bool {
+	return d.object(func(key []byte) bool {
+		e := statusEntry{name: string(key)}
+		switch d.peek() {
+		case 't', 'f':
+			if !d.boolean(&e.status.Met) {
+				return false
+			}
+		case '{':
+			var hasMet bool
+			ok := d.object(func(key []byte) bool {
+				switch string(key) {
+				case "met":
+					hasMet = true
+					return d.boolean(&e.status.Met)
+				case "verification":
+					return d.str(&e.status.Verification) && slices.Contains(Verifications, e.status.Verification)
+				}
+				return d.skip(0)
+			})
+			if !ok || !hasMet {
+				return false
+			}
+		default:
+			return false
+		}
+		*entries = append(*entries, e)
+		return true
+	})
+}
+
+func (d *decoder) circuitBreaker(stuck *float64) bool {
+	return d.object(func(key []byte) bool {
+		switch string(key) {
+		case "stuckCount":
+			return d.integer(stuck, 0)
+		case "lastUnmet":
+			switch d.peek() {
+			case '"':
+				var s string
+				return d.str(&s)
+			case '[':
+				var list []string
+				return d.strs(&list)
+			case 'n':
+				return d.literal("null")
+			}
+			return false
+		}
+		return d.skip(0)
+	})
+}
+
+// decoder is a JSON reader over a byte slice; every method reports whether
+// what it read was there and of the expected shape.
+type decoder struct {
+	data []byte
+	pos  int
+}
+
+// maxDepth bounds the nesting of unknown fields that the decoder will skip.
+const maxDepth = 512
+
+func (d *decoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) peek() byte {
+	d.space()
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+func (d *decoder) eat(c byte) bool {
+	if d.peek() != c {
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// object reads an object, calling member for each key with the decoder at its value.
+func (d *decoder) object(member func(key []byte) bool) bool {
+	if !d.eat('{') {
+		return false
+	}
+	if d.eat('}') {
+		return true
+	}
+	for {
+		key, ok := d.plain()
+		if !ok || !d.eat(':') || !member(key) {
+			return false
+		}
+		if d.eat('}') {
+			return true
+		}
+		if !d.eat(',') {
+			return false
+		}
+	}
+}
+
+// plain reads a string with no escapes and valid UTF-8, and returns its
+// bytes, which alias the document.
+func (d *decoder) plain() ([]byte, bool) {
+	if !d.eat('"') {
+		return nil, false
+	}
+	start, ascii := d.pos, true
+	for i := start; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			s := d.data[start:i]
+			return s, ascii || utf8.Valid(s)
+		case c == '\\' || c < 0x20:
+			return nil, false
+		case c >= 0x80:
+			ascii = false
+		}
+	}
+	return nil, false
+}
+
+func (d *decoder) str(out *string) bool {
+	s, ok := d.plain()
+	*out = string(s)
+	return ok
+}
+
+func (d *decoder) strs(out *[]string) bool {
+	if !d.eat('[') {
+		return false
+	}
+	if d.eat(']') {
+		return true
+	}
+	for {
+		s, ok := d.plain()
+		if !ok {
+			return false
+		}
+		*out = append(*out, string(s))
+		if d.eat(']') {
+			return true
+		}
+		if !d.eat(',') {
+			return false
+		}
+	}
+}
+
+func (d *decoder) boolean(out *bool) bool {
+	switch d.peek() {
+	case 't':
+		*out = true
+		return d.literal("true")
+	case 'f':
+		*out = false
+		return d.literal("false")
+	}
+	return false
+}
+
+func (d *decoder) literal(word string) bool {
+	d.space()
+	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
+		return false
+	}
+	d.pos += len(word)
+	return true
+}
+
+func (d *decoder) number(out *float64, min float64) bool {
+	d.space()
+	start := d.pos
+	if !d.numberToken() {
+		return false
+	}
+	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
+	*out = f
+	return err == nil && f >= min
+}
+
+func (d *decoder) integer(out *float64, min float64) bool {
+	return d.number(out, min) && !math.IsInf(*out, 0) && *out == math.Trunc(*out)
+}
+
+// numberToken moves past a number as JSON's grammar has it.
+func (d *decoder) numberToken() bool {
+	digits := func() int {
+		n := 0
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+			n++
+		}
+		return n
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '-' {
+		d.pos++
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '0' {
+		d.pos++
+	} else if digits() == 0 {
+		return false
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// skip moves past any value, checking its syntax.
+func (d *decoder) skip(depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch d.peek() {
+	case '{':
+		d.pos++
+		if d.eat('}') {
+			return true
+		}
+		for {
+			if !d.skipString() || !d.eat(':') || !d.skip(depth+1) {
+				return false
+			}
+			if d.eat('}') {
+				return true
+			}
+			if !d.eat(',') {
+				return false
+			}
+		}
+	case '[':
+		d.pos++
+		if d.eat(']') {
+			return true
+		}
+		for {
+			if !d.skip(depth + 1) {
+				return false
+			}
+			if d.eat(']') {
+				return true
+			}
+			if !d.eat(',') {
+				return false
+			}
+		}
+	case '"':
+		return d.skipString()
+	case 't':
+		return d.literal("true")
+	case 'f':
+		return d.literal("false")
+	case 'n':
+		return d.literal("null")
+	}
+	return d.numberToken()
+}
+
+// skipString moves past a string, escapes and all.
+func (d *decoder) skipString() bool {
+	if !d.eat('"') {
+		return false
+	}
+	for i := d.pos; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			d.pos = i + 1
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			i++
+			if i >= len(d.data) {
+				return false
+			}
+			switch d.data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(d.data) {
+					return false
+				}
+				for _, h := range d.data[i+1 : i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false
+					}
+				}
+				i += 4
+			default:
+				return false
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,97 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loophook/loophook/criteria"
+)
+
+// project writes a git project with a state of n criteria, every other met,
+// and returns the hook input for it.
+func project(tb testing.TB, n int) []byte {
+	dir := tb.TempDir()
+	must(tb, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	must(tb, os.MkdirAll(filepath.Join(dir, ".loop"), 0o755))
+	must(tb, os.WriteFile(filepath.Join(dir, StateFile), stateJSON(n), 0o644))
+	in, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": dir, "hook_event_name": "Stop", "stop_hook_active": false})
+	return in
+}
+
+func stateJSON(n int) []byte {
+	criteria := make([]string, n)
+	status := map[string]any{}
+	for i := range criteria {
+		criteria[i] = fmt.Sprintf("criterion %d: the export command handles case %d as the spec says", i, i)
+		status[criteria[i]] = map[string]any{"met": i%2 == 0, "verification": "execution output"}
+	}
+	data, _ := json.Marshal(map[string]any{
+		"spec": "add a --json flag", "criteria": criteria, "criteriaStatus": status,
+		"iteration": 3, "maxIterations": 10, "circuitBreaker": map[string]any{"stuckCount": 0},
+		"steps": []string{"a", "b"}, "remainingSteps": []string{"b"},
+	})
+	return data
+}
+
+func must(tb testing.TB, err error) {
+	tb.Helper()
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func BenchmarkStop(b *testing.B) {
+	for _, n := range []int{20, 10_000} {
+		in := project(b, n)
+		b.Run(fmt.Sprintf("criteria=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			o := Options{Protocol: Protocols["ok"], Limits: criteria.DefaultLimits()}
+			for b.Loop() {
+				Stop(o, bytes.NewReader(in), io.Discard, io.Discard)
+			}
+		})
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	for _, n := range []int{20, 10_000} {
+		data := stateJSON(n)
+		b.Run(fmt.Sprintf("criteria=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, p, _ := Parse(data); p != nil {
+					b.Fatal(p)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkTranscriptTail(b *testing.B) {
+	line := `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", 400) + `"}}` + "\n"
+	last := `{"type":"assistant","message":{"content":[{"type":"text","text":"done <loop-complete>"}]}}` + "\n"
+	for _, size := range []int{1 << 10, 64 << 20} {
+		path := filepath.Join(b.TempDir(), "t.jsonl")
+		var buf bytes.Buffer
+		for buf.Len() < size {
+			buf.WriteString(line)
+		}
+		buf.WriteString(last)
+		must(b, os.WriteFile(path, buf.Bytes(), 0o644))
+		b.Run(fmt.Sprintf("size=%dKiB", size>>10), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if text, err := LastAssistantText(path); err != nil || text == "" {
+					b.Fatal(text, err)
+				}
+			}
+		})
+	}
+}
