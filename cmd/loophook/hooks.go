@@ -1,6 +1,8 @@
 package main
 
 import (
+	"runtime/debug"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
@@ -21,6 +23,7 @@ func stopCommand(answered *bool) *cli.Command {
 			if err != nil {
 				return err
 			}
+			shortLived()
 			hook.Stop(o, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 			*answered = true
 			return nil
@@ -44,9 +47,18 @@ func sessionStartCommand(answered *bool) *cli.Command {
 			if err != nil {
 				return err
 			}
+			shortLived()
 			hook.SessionStart(o, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 			*answered = true
 			return nil
 		},
 	}
+}
+
+// shortLived tunes the garbage collector for a process that lives for one
+// evaluation: collecting would only spend time the turn is waiting for, so it
+// runs only if the heap nears a ceiling far above what a capped state needs.
+func shortLived() {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(512 << 20)
 }
