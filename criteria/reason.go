@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -54,7 +55,11 @@ func clip(s string) string {
 }
 
 // capReason is the last line of defence for the cap; lists keep within it.
+// It also escapes control characters that the state brought in unquoted (a
+// step, a session id, a schema pointer), so that a reason stays one line and
+// carries no terminal escape sequence to the person who sees it.
 func capReason(s string) string {
+	s = escapeControls(s)
 	if len(s) <= MaxReason {
 		return s
 	}
@@ -63,6 +68,23 @@ func capReason(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// escapeControls writes each control character of s as Go escapes it: \n, \x1b.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // number prints a JSON number as a person writes it: 3, not 3.000000e+00.
@@ -101,4 +123,14 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// InvalidContext tells an agent starting a session that its loop's state file
+// is broken, so it can repair it before the Stop hook insists.
+func InvalidContext(path string, problems []string) string {
+	shown := strings.Join(problems[:min(len(problems), MaxProblems)], "; ")
+	if extra := len(problems) - MaxProblems; extra > 0 {
+		shown += fmt.Sprintf("; … and %d more", extra)
+	}
+	return capReason(fmt.Sprintf("A loop is set up in %s, but the file is not a valid loop state: %s. Repair it so that `loophook validate` passes; until then the Stop hook keeps you working.", path, shown))
 }

@@ -70,7 +70,10 @@ func SessionStart(o Options, stdin io.Reader, stdout, stderr io.Writer) {
 		if err != nil {
 			fmt.Fprintf(stderr, "loophook: note: %v\n", err)
 		}
-		if l.State != nil && l.State.Active() {
+		switch {
+		case l.State == nil:
+			context = criteria.InvalidContext(o.display(path, in), l.Problems)
+		case l.State.Active():
 			context = criteria.Context(l.State, o.Limits)
 		}
 		return criteria.Verdict{}
