@@ -57,15 +57,22 @@ func jsonError(data []byte, err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
+	case strings.Contains(err.Error(), "exceeded max depth"):
+		// A *json.SyntaxError too, but its position would read as a typo.
+		return "nested too deeply (more than 10000 levels)"
+	case strings.Contains(err.Error(), "unexpected end"):
+		// A *json.SyntaxError too, whose position is just past the end.
+		return "not valid JSON: it ends too soon"
 	case errors.As(err, &syn):
 		line, col := position(data, syn.Offset-1)
 		return fmt.Sprintf("not valid JSON at line %d, column %d", line, col)
+	case errors.As(err, &typ) && typ.Field == "":
+		// Decoding into any fails this way only on a number out of float64's
+		// range; typ.Value would quote the number, at any length.
+		line, col := position(data, typ.Offset)
+		return fmt.Sprintf("a number out of range before line %d, column %d", line, col)
 	case errors.As(err, &typ):
 		return fmt.Sprintf("%s: expected %s, got %s", typ.Field, typ.Type, typ.Value)
-	case strings.Contains(err.Error(), "unexpected end"):
-		return "not valid JSON: it ends too soon"
-	case strings.Contains(err.Error(), "exceeded max depth"):
-		return "not valid JSON: nested too deeply"
 	}
 	return "not valid JSON"
 }

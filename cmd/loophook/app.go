@@ -56,6 +56,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, answered *bool) *cli.App 
 			evalCommand(),
 			validateCommand(),
 			schemaCommand(),
+			statusCommand(),
+			initCommand(),
+			cancelCommand(),
+			installCommand(),
+			uninstallCommand(),
+			completionCommand(),
 		},
 	}
 }

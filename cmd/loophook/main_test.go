@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"encoding/hex"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -50,7 +56,8 @@ func params(dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"expand": expand,
+			"expand":  expand,
+			"genfile": genfile,
 		},
 	}
 }
@@ -66,4 +73,70 @@ func expand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	data := ts.ReadFile(args[0])
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(os.Expand(data, ts.Getenv)), 0o644))
+}
+
+// genfile writes a file too big or too binary to keep in a script:
+//
+//	genfile FILE PART...
+//
+// where each PART is TEXT (with \xHH for any byte), -repeat N TEXT (TEXT N
+// times, each {i} in it replaced by the count from 0), or -bytes N (N
+// pseudo-random bytes, the same on every run).
+func genfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! genfile")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: genfile FILE PART...")
+	}
+	path := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+	f, err := os.Create(path)
+	ts.Check(err)
+	w := bufio.NewWriter(f)
+	count := func(s string) int {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			ts.Fatalf("genfile: bad count %q", s)
+		}
+		return n
+	}
+	for parts := args[1:]; len(parts) > 0; {
+		switch parts[0] {
+		case "-repeat":
+			if len(parts) < 3 {
+				ts.Fatalf("genfile: -repeat N TEXT")
+			}
+			text := unescapeBytes(parts[2])
+			for i := range count(parts[1]) {
+				w.WriteString(strings.ReplaceAll(text, "{i}", strconv.Itoa(i)))
+			}
+			parts = parts[3:]
+		case "-bytes":
+			if len(parts) < 2 {
+				ts.Fatalf("genfile: -bytes N")
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			for range count(parts[1]) {
+				w.WriteByte(byte(rng.Uint32()))
+			}
+			parts = parts[2:]
+		default:
+			w.WriteString(unescapeBytes(parts[0]))
+			parts = parts[1:]
+		}
+	}
+	ts.Check(w.Flush())
+	ts.Check(f.Close())
+}
+
+var hexEscape = regexp.MustCompile(`\\x[0-9a-fA-F]{2}`)
+
+// unescapeBytes turns each \xHH into its byte, leaving every other backslash
+// alone so that JSON escapes such as \n pass through.
+func unescapeBytes(s string) string {
+	return hexEscape.ReplaceAllStringFunc(s, func(m string) string {
+		b, _ := hex.DecodeString(m[2:])
+		return string(b)
+	})
 }

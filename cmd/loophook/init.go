@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+)
+
+func initCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "init",
+		Usage: "start a loop: write a new .loop/state.json",
+		Description: "Writes DIR/.loop/state.json (DIR is --dir, else the current directory, even inside a\n" +
+			"git work tree) for the agent to work through: the spec, the criteria all unmet, the steps\n" +
+			"all left, iteration 0, status in_progress. Also writes .loop/.gitignore, which keeps the\n" +
+			"hook's memory out of commits. The hook finds the loop from sessions working in DIR or below.\n" +
+			"Give --criterion and --step once per item; commas inside an item are kept.\n" +
+			"Refuses to replace an existing state unless --force.\n\n" +
+			"Examples:\n" +
+			"   loophook init --spec \"add a --json flag\" --criterion \"tests pass\" --criterion \"docs updated\"\n" +
+			"   loophook init --spec \"fix the flaky test\" --criterion \"go test -count=20 passes\" \\\n" +
+			"       --step \"reproduce\" --step \"fix\" --step \"verify\" --max-iterations 5",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "spec", Usage: "the loop works on the request in `TEXT` (required)"},
+			&cli.GenericFlag{Name: "criterion", Value: &repeated{}, Usage: "add the success criterion `TEXT` (at least one; repeat the flag for each)"},
+			&cli.GenericFlag{Name: "step", Value: &repeated{}, Usage: "add `TEXT` as the plan's next step (repeat the flag for each, in order)"},
+			&cli.IntFlag{Name: "max-iterations", Value: criteria.DefaultMaxIterations, Usage: "end the loop after `N` iterations"},
+			&cli.StringFlag{Name: "dir", Usage: "write `DIR`/.loop/state.json instead of ./.loop/state.json"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing state"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fail(`loophook init --spec "add a --json flag" --criterion "tests pass"`, "init takes flags only, not %q", c.Args().First())
+			}
+			doc, summary, err := newState(c.String("spec"), *c.Generic("criterion").(*repeated), *c.Generic("step").(*repeated), c.Int("max-iterations"))
+			if err != nil {
+				return err
+			}
+			dir := c.String("dir")
+			if dir == "" {
+				dir = "."
+			}
+			dir, err = filepath.Abs(dir)
+			if err != nil {
+				return fail("", "--dir: %v", err)
+			}
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return fail("", "--dir %s is not a directory", c.String("dir"))
+			}
+			path := filepath.Join(dir, hook.StateFile)
+			if _, err := os.Lstat(path); err == nil && !c.Bool("force") {
+				return fail("add --force to replace it, or end its loop with: loophook cancel", "%s already exists", shown(path))
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return fail("", "create %s: %v", shown(filepath.Dir(path)), pathCause(err))
+			}
+			if err := ignoreMemory(filepath.Dir(path)); err != nil {
+				return fail("", "write %s: %v", shown(filepath.Join(filepath.Dir(path), ".gitignore")), pathCause(err))
+			}
+			if err := replaceFile(path, encode(doc), 0o644); err != nil {
+				return fail("", "write %s: %v", shown(path), pathCause(err))
+			}
+			fmt.Fprintf(c.App.ErrWriter, "loophook: wrote %s: %s\n", shown(path), summary)
+			if root := projectRoot(dir); root != dir {
+				fmt.Fprintf(c.App.ErrWriter, "loophook: note: the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s\n", shown(dir), root)
+			}
+			return nil
+		},
+	}
+}
+
+// newState is a loop's first state, with its keys in the order a person
+// reads them, and a line that sums it up.
+func newState(spec string, crits, steps []string, maxIterations int) (*object, string, error) {
+	const example = `loophook init --spec "add a --json flag" --criterion "tests pass"`
+	if strings.TrimSpace(spec) == "" {
+		return nil, "", fail(example, "--spec is required: the request the loop works on")
+	}
+	if len(crits) == 0 {
+		return nil, "", fail(example, "at least one --criterion is required: the loop ends when every criterion is met")
+	}
+	seen := map[string]bool{}
+	for _, c := range crits {
+		switch {
+		case strings.TrimSpace(c) == "":
+			return nil, "", fail("", "--criterion must not be empty")
+		case seen[c]:
+			return nil, "", fail("", "--criterion %q is given twice", c)
+		}
+		seen[c] = true
+	}
+	for _, s := range steps {
+		if strings.TrimSpace(s) == "" {
+			return nil, "", fail("", "--step must not be empty")
+		}
+	}
+	if maxIterations < 1 {
+		return nil, "", fail("", "--max-iterations must be at least 1, not %d", maxIterations)
+	}
+	status := &object{}
+	for _, c := range crits {
+		status.set(c, false)
+	}
+	breaker := &object{}
+	breaker.set("stuckCount", json.Number("0"))
+	doc := &object{}
+	doc.set("spec", spec)
+	doc.set("criteria", anyList(crits))
+	doc.set("criteriaStatus", status)
+	doc.set("exit_signal", false)
+	doc.set("status", "in_progress")
+	doc.set("iteration", json.Number("0"))
+	doc.set("maxIterations", json.Number(strconv.Itoa(maxIterations)))
+	doc.set("steps", anyList(steps))
+	doc.set("completedSteps", []any{})
+	doc.set("remainingSteps", anyList(steps))
+	doc.set("circuitBreaker", breaker)
+	summary := fmt.Sprintf("%s, %s, at most %s", count(len(crits), "criterion", "criteria"), count(len(steps), "step", "steps"), count(maxIterations, "iteration", "iterations"))
+	return doc, summary, nil
+}
+
+// ignoreMemory writes .loop/.gitignore, unless there is one: it is the
+// person's then.
+func ignoreMemory(loopDir string) error {
+	f, err := os.OpenFile(filepath.Join(loopDir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(hook.MemoryDir + "/\n")
+	return errors.Join(werr, f.Close())
+}
+
+// repeated is a flag given once per value. Unlike cli.StringSliceFlag it
+// never splits a value at commas, which criteria often hold.
+type repeated []string
+
+func (r *repeated) Set(s string) error {
+	*r = append(*r, s)
+	return nil
+}
+
+func (r *repeated) String() string { return "" }
+
+// anyList is a list of strings as an object's value.
+func anyList(list []string) []any {
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

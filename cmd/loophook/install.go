@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Scopes are Claude Code's settings files a person can install into.
+var scopes = []string{"project", "local", "user"}
+
+func scopeFlag() cli.Flag {
+	return &cli.StringFlag{Name: "scope", Value: "project", Usage: "the settings file: `project`, local or user"}
+}
+
+var dryRunFlag = &cli.BoolFlag{Name: "dry-run", Usage: "print what the settings file would become, and write nothing"}
+
+func installCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "install",
+		Usage: "register loophook's Stop and SessionStart hooks in Claude Code's settings",
+		Description: "Adds to the chosen settings file\n" +
+			"  - the Stop and SessionStart hooks, which run this loophook by its absolute path\n" +
+			"    with --protocol claude, and\n" +
+			"  - env." + blockCapKey + " = \"" + blockCap + "\", so that the loop's own limits\n" +
+			"    end it, not Claude Code's cap of 8 blocks in a row.\n" +
+			"Keeps every other setting and hook, and the order of keys. A loophook hook installed from\n" +
+			"another path is pointed at this one, not added twice; running it again changes nothing.\n" +
+			"The file is written atomically; a file that is not JSON is refused and left as it is.\n\n" +
+			"Scopes: project is <project>/.claude/settings.json, local <project>/.claude/settings.local.json,\n" +
+			"user ~/.claude/settings.json; the project is the enclosing git work tree's root, else the\n" +
+			"current directory. Project settings are usually committed, and the hooks name this machine's\n" +
+			"path to loophook: use --scope local to keep them to yourself.\n" +
+			"LOOPHOOK_BIN, when set, is the path written instead of this binary's (for packagers, whose\n" +
+			"binary's real path changes on upgrade, and for tests).\n\n" +
+			"Examples:\n" +
+			"   loophook install\n" +
+			"   loophook install --scope user --dry-run",
+		Flags: []cli.Flag{scopeFlag(), dryRunFlag},
+		Action: func(c *cli.Context) error {
+			return editSettings(c, settingsEdit{
+				done: "installed into", would: "would install into", nothing: "already installed in",
+				change: installHooks, others: true,
+			})
+		},
+	}
+}
+
+func uninstallCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "uninstall",
+		Usage: "remove what loophook install added to Claude Code's settings",
+		Description: "Removes from the chosen settings file (see loophook install --help for the scopes)\n" +
+			"  - loophook's Stop and SessionStart hooks, with the matcher groups and lists they leave\n" +
+			"    empty, and\n" +
+			"  - env." + blockCapKey + " while it is still \"" + blockCap + "\".\n" +
+			"Everything else stays as it was.\n\n" +
+			"Examples:\n" +
+			"   loophook uninstall\n" +
+			"   loophook uninstall --scope local --dry-run",
+		Flags: []cli.Flag{scopeFlag(), dryRunFlag},
+		Action: func(c *cli.Context) error {
+			return editSettings(c, settingsEdit{
+				done: "uninstalled from", would: "would uninstall from", nothing: "not installed in", change: uninstallHooks,
+			})
+		},
+	}
+}
+
+// settingsEdit is install or uninstall: the change, and the words that say
+// what happened.
+type settingsEdit struct {
+	done, would, nothing string
+	change               func(doc *object, bin string) (changes, notes []string, err error)
+	others               bool // warn of loophook's hooks in the other scopes
+}
+
+func editSettings(c *cli.Context, e settingsEdit) error {
+	if c.NArg() > 0 {
+		return fail("choose the file with --scope project|local|user", "%s takes no arguments", c.Command.Name)
+	}
+	path, err := settingsPath(c.String("scope"))
+	if err != nil {
+		return err
+	}
+	bin, err := loophookBinary()
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail("", "read %s: %v", shown(path), pathCause(err))
+	}
+	doc, err := decodeSettings(data)
+	if err != nil {
+		return fail("fix it, or move it aside, and run loophook "+c.Command.Name+" again", "%s is %v; nothing changed", shown(path), err)
+	}
+	changes, notes, err := e.change(doc, bin)
+	if err != nil {
+		return fail("fix it, or move it aside, and run loophook "+c.Command.Name+" again", "%s: %v; nothing changed", shown(path), err)
+	}
+	out := data
+	if len(changes) > 0 {
+		out = sameEncoding(data, encode(doc))
+	}
+	var summary string
+	switch {
+	case c.Bool("dry-run"):
+		if _, err := c.App.Writer.Write(out); err != nil {
+			return err
+		}
+		summary = fmt.Sprintf("dry run: %s %s; nothing would change", e.nothing, shown(path))
+		if len(changes) > 0 {
+			summary = fmt.Sprintf("dry run: %s %s: %s; nothing written", e.would, shown(path), strings.Join(changes, ", "))
+		}
+	case len(changes) == 0:
+		summary = fmt.Sprintf("%s %s; nothing changed", e.nothing, shown(path))
+	default:
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fail("", "create %s: %v", shown(filepath.Dir(path)), pathCause(err))
+		}
+		if err := replaceFile(path, out, 0o644); err != nil {
+			return fail("", "write %s: %v", shown(path), pathCause(err))
+		}
+		summary = fmt.Sprintf("%s %s: %s", e.done, shown(path), strings.Join(changes, ", "))
+	}
+	fmt.Fprintf(c.App.ErrWriter, "loophook: %s\n", summary)
+	if e.others {
+		notes = append(notes, alsoInstalled(c.String("scope"), path, bin)...)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s\n", n)
+	}
+	return nil
+}
+
+// decodeSettings reads a settings file; an empty or missing one is {}.
+func decodeSettings(data []byte) (*object, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &object{}, nil
+	}
+	return decodeObject(data)
+}
+
+// sameEncoding gives out the byte order mark and CRLF line ends of the file
+// it replaces, if it had them.
+func sameEncoding(orig, out []byte) []byte {
+	if bytes.Contains(orig, []byte("\r\n")) {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
+	}
+	if bytes.HasPrefix(orig, []byte("\xef\xbb\xbf")) {
+		out = append([]byte("\xef\xbb\xbf"), out...)
+	}
+	return out
+}
+
+// settingsPath is the settings file of a scope.
+func settingsPath(scope string) (string, error) {
+	switch scope {
+	case "project", "local":
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fail("", "find the project: %v", err)
+		}
+		name := "settings.json"
+		if scope == "local" {
+			name = "settings.local.json"
+		}
+		return filepath.Join(projectRoot(wd), ".claude", name), nil
+	case "user":
+		// Claude Code keeps its user configuration in CLAUDE_CONFIG_DIR
+		// when that is set.
+		if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+			return filepath.Join(dir, "settings.json"), nil
+		}
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fail("", "find the home directory: %v", err)
+		}
+		return filepath.Join(home, ".claude", "settings.json"), nil
+	}
+	return "", fail("", "--scope must be project, local or user, not %q", scope)
+}
+
+// loophookBinary is the path the hooks run: LOOPHOOK_BIN when set, else this
+// binary's, with symbolic links resolved.
+func loophookBinary() (string, error) {
+	if bin := os.Getenv("LOOPHOOK_BIN"); bin != "" {
+		if !filepath.IsAbs(bin) {
+			return "", fail("", "LOOPHOOK_BIN must be an absolute path, not %q", bin)
+		}
+		return bin, nil
+	}
+	bin, err := os.Executable()
+	if err == nil {
+		bin, err = filepath.EvalSymlinks(bin)
+	}
+	if err != nil {
+		return "", fail("set LOOPHOOK_BIN to loophook's absolute path", "find loophook's own path: %v", err)
+	}
+	return bin, nil
+}
+
+// alsoInstalled warns of loophook's hooks in the other scopes' files: Claude
+// Code runs the hooks of every scope, and a Stop hook run twice per stop
+// would count the runaway guard twice.
+func alsoInstalled(scope, path, bin string) []string {
+	var notes []string
+	for _, other := range scopes {
+		p, err := settingsPath(other)
+		if other == scope || err != nil || p == path {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if doc, err := decodeSettings(data); err == nil && hasLoophookHooks(doc, bin) {
+			notes = append(notes, fmt.Sprintf("%s (%s scope) has loophook's hooks too, and Claude Code runs every scope's hooks: remove one with loophook uninstall --scope %s", shown(p), other, other))
+		}
+	}
+	return notes
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const bin = "/opt/loophook/bin/loophook"
+
+func TestObjectRoundTrip(t *testing.T) {
+	// What JSON.stringify(v, null, 2) writes comes back byte for byte.
+	in := `{
+  "b": 1,
+  "a": {
+    "z": [],
+    "y": {},
+    "x": [
+      1.50,
+      "<&>",
+      null,
+      true
+    ]
+  },
+  "b": "twice"
+}
+`
+	doc, err := decodeObject([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(encode(doc)); got != in {
+		t.Errorf("round trip:\n%s\nwant:\n%s", got, in)
+	}
+	if v, _ := doc.get("b"); v != "twice" {
+		t.Errorf(`get("b") = %v, want the last "b"`, v)
+	}
+}
+
+func TestDecodeObjectRefuses(t *testing.T) {
+	for in, want := range map[string]string{
+		`[]`:              "not a JSON object",
+		`"x"`:             "not a JSON object",
+		`{"a":1,}`:        "not valid JSON at line 1, column 8",
+		"{\n  \"a\": 1\n": "not valid JSON: it ends too soon",
+		`{"a":1}{}`:       "not valid JSON at line 1, column 8",
+		"{\n\t// no\n}":   "not valid JSON at line 2, column 2",
+	} {
+		if _, err := decodeObject([]byte(in)); err == nil || err.Error() != want {
+			t.Errorf("decodeObject(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestInstallIsIdempotent(t *testing.T) {
+	for _, in := range []string{
+		`{}`,
+		`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/x/loophook stop --protocol claude --guard-limit 5"}]}]}}`,
+		`{"env":{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP":"20"},"hooks":{"Stop":[],"SessionStart":[{"matcher":"startup","hooks":[]}]}}`,
+	} {
+		doc, err := decodeObject([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := installHooks(doc, bin); err != nil {
+			t.Fatal(err)
+		}
+		first := string(encode(doc))
+		changes, _, err := installHooks(doc, bin)
+		if err != nil || len(changes) > 0 || string(encode(doc)) != first {
+			t.Errorf("second install of %s changed %q (%v):\n%s", in, changes, err, encode(doc))
+		}
+	}
+}
+
+func TestUninstallUndoesInstall(t *testing.T) {
+	for _, in := range []string{
+		`{}`,
+		`{"model":"x","env":{"A":"1"},"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say"}]}]}}`,
+		`{"hooks":{"SessionStart":[{"matcher":"startup","hooks":[]}]}}`,
+	} {
+		doc, err := decodeObject([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := string(encode(doc))
+		if _, _, err := installHooks(doc, bin); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := uninstallHooks(doc, bin); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(encode(doc)); got != want {
+			t.Errorf("install then uninstall of %s gives\n%s\nwant\n%s", in, got, want)
+		}
+	}
+}
+
+func TestIsLoophook(t *testing.T) {
+	for _, tc := range []struct {
+		cmd     string
+		command string
+		want    bool
+	}{
+		{"/usr/bin/loophook stop --protocol claude", "stop", true},
+		{"loophook stop", "stop", true},
+		{"  /a/loophook   stop --protocol claude --stuck-limit 3", "stop", true},
+		{"'/my dir/loophook' stop --protocol claude", "stop", true},
+		{`"/my dir/loophook" session-start --protocol claude`, "session-start", true},
+		{`/my\ dir/loophook stop`, "stop", true},
+		{`C:\tools\loophook.exe stop --protocol claude`, "stop", false}, // a backslash escapes, as in sh
+		{`'C:\tools\loophook.exe' stop --protocol claude`, "stop", true},
+		{"/usr/bin/loophook session-start --protocol claude", "stop", false},
+		{"/usr/bin/loophook-old stop --protocol claude", "stop", false},
+		{"audit.sh loophook stop --protocol claude", "stop", false},
+		{"'/unclosed/loophook stop", "stop", false},
+		{"", "stop", false},
+	} {
+		if got := isLoophook(tc.cmd, tc.command); got != tc.want {
+			t.Errorf("isLoophook(%q, %q) = %v, want %v", tc.cmd, tc.command, got, tc.want)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/usr/local/bin/loophook": "/usr/local/bin/loophook",
+		"/opt/my tools/loophook":  "'/opt/my tools/loophook'",
+		"/it's/loophook":          `'/it'\''s/loophook'`,
+		`C:\bin\loophook.exe`:     `'C:\bin\loophook.exe'`,
+	} {
+		got := shellQuote(in)
+		if got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+		// What is quoted reads back as the path, and as loophook's.
+		if prog, _, ok := splitProgram(got + " stop"); !ok || prog != in {
+			t.Errorf("splitProgram(%s) = %q, want %q", got, prog, in)
+		}
+		if !strings.HasSuffix(in, "loophook") && !strings.HasSuffix(in, ".exe") {
+			continue
+		}
+		if !isLoophook(hookCommand(in, "stop"), "stop") {
+			t.Errorf("isLoophook(hookCommand(%q)) = false", in)
+		}
+	}
+}

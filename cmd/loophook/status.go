@@ -1,0 +1,356 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+)
+
+func statusCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "show the loop at a glance: criteria, steps, limits, and what the hook would decide",
+		Description: "Prints the spec, the iteration and its limit, each criterion met or not and how it was\n" +
+			"verified, the steps done and left, the stuck count, the runaway guard's count and the\n" +
+			"rule that last decided (from the hook's memory in .loop/.loophook/), and the verdict\n" +
+			"the Stop hook would give now. Reads; never writes.\n" +
+			"The guard is the --session's; without it, the state's session_id's, else the session\n" +
+			"the hook saw last.\n" +
+			"Exit 0: shown. 1: the state is invalid (its problems are shown). 2: no state, or unreadable.\n\n" +
+			"Examples:\n" +
+			"   loophook status\n" +
+			"   loophook status --json | jq .loop.iteration\n" +
+			"   loophook status --state path/to/state.json --session 9b2e6f0c-5d1a-4c1e-8f3b-2a7d4e6c1b90",
+		Flags: append(evalFlags(),
+			&cli.StringFlag{Name: "session", Usage: "show the runaway guard of session `ID`"},
+			&cli.BoolFlag{Name: "json", Usage: "print the status as JSON"},
+		),
+		Action: func(c *cli.Context) error {
+			o, err := options(c)
+			if err != nil {
+				return err
+			}
+			path, err := locateState(o.StatePath, o.Dir)
+			if err != nil {
+				return err
+			}
+			data, err := hook.ReadStateFile(path)
+			if err != nil {
+				return fail("", "%s: %v", shown(path), err)
+			}
+			_, _, stateSession := hook.Parse(data)
+			session := statusSession(c, path, stateSession)
+			mem, _, err := hook.StoreFor(path).Read(session)
+			if err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "loophook: note: %v\n", err)
+			}
+			o.StatePath = path
+			// A dry run of the turn's first stop: memory errors were said above.
+			r := hook.Evaluate(o, hook.Input{SessionID: session}, false, io.Discard)
+			st := statusOf(r, o.Limits, shown(path), session, mem)
+			if c.Bool("json") {
+				err = hook.WriteJSON(c.App.Writer, st)
+			} else {
+				err = printStatus(c.App.Writer, st, colourful(c.App.Writer))
+			}
+			if err != nil {
+				return err
+			}
+			if !st.Valid {
+				n := len(st.Problems)
+				return &failure{msg: fmt.Sprintf("%s is not a valid loop state (%d %s)", st.State, n, plural(n, "problem")), code: exitFinding}
+			}
+			return nil
+		},
+	}
+}
+
+// locateState is the state file a person's command works on: --state, else
+// the one the hook would find from --dir or here.
+func locateState(statePath, dir string) (string, error) {
+	if statePath != "" {
+		if _, err := os.Lstat(statePath); err != nil {
+			return "", fail("", "%s: %v", statePath, pathCause(err))
+		}
+		return statePath, nil
+	}
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return "", fail("", "find the state: %v", err)
+		}
+	}
+	if p := hook.FindState(dir, os.Getenv("CLAUDE_PROJECT_DIR")); p != "" {
+		return p, nil
+	}
+	return "", fail("start a loop with: loophook init --spec \"...\" --criterion \"...\"", "no %s at or above %s", hook.StateFile, dir)
+}
+
+// statusSession is the session whose guard status shows: the one named, else
+// the one the loop belongs to, else the one the hook saw last, else none.
+func statusSession(c *cli.Context, path, stateSession string) string {
+	switch {
+	case c.IsSet("session"):
+		return c.String("session")
+	case stateSession != "":
+		return stateSession
+	}
+	session, _, err := hook.StoreFor(path).LatestSession()
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "loophook: note: %v\n", err)
+	}
+	return session
+}
+
+// statusReport is what status shows, and its --json.
+type statusReport struct {
+	State      string        `json:"state"`
+	Valid      bool          `json:"valid"`
+	Problems   []string      `json:"problems,omitempty"`
+	Loop       *loopReport   `json:"loop,omitempty"`
+	Session    string        `json:"session"` // "" when there is none
+	Guard      int           `json:"guard"`
+	GuardLimit int           `json:"guardLimit"`
+	LastRule   criteria.Rule `json:"lastRule,omitempty"`
+	Verdict    verdictReport `json:"verdict"`
+}
+
+type loopReport struct {
+	Spec           string          `json:"spec"`
+	Status         string          `json:"status"`
+	Iteration      float64         `json:"iteration"`
+	MaxIterations  float64         `json:"maxIterations"`
+	StuckCount     float64         `json:"stuckCount"`
+	StuckLimit     int             `json:"stuckLimit"`
+	Cost           float64         `json:"cost"`
+	Budget         *float64        `json:"budget,omitempty"`
+	ExitSignal     bool            `json:"exit_signal"`
+	Criteria       []criterionJSON `json:"criteria"`
+	CompletedSteps []string        `json:"completedSteps"`
+	RemainingSteps []string        `json:"remainingSteps"`
+}
+
+type verdictReport struct {
+	OK     bool          `json:"ok"`
+	Rule   criteria.Rule `json:"rule"`
+	Reason string        `json:"reason"`
+}
+
+func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory) statusReport {
+	st := statusReport{
+		State:      path,
+		Valid:      r.Loaded != nil && r.Loaded.State != nil,
+		Session:    session,
+		Guard:      mem.Unchanged,
+		GuardLimit: lim.GuardLimit,
+		LastRule:   mem.Rule,
+		Verdict:    verdictReport{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
+	}
+	if !st.Valid {
+		if r.Loaded != nil {
+			st.Problems = r.Loaded.Problems
+		}
+		return st
+	}
+	s := r.Loaded.State
+	l := &loopReport{
+		Spec:           s.Spec,
+		Status:         s.LoopStatus,
+		Iteration:      s.Iteration,
+		MaxIterations:  s.MaxIterations,
+		StuckCount:     s.StuckCount,
+		StuckLimit:     lim.StuckLimit,
+		Cost:           s.Cost,
+		ExitSignal:     s.ExitSignal,
+		Criteria:       []criterionJSON{},
+		CompletedSteps: append([]string{}, s.CompletedSteps...),
+		RemainingSteps: append([]string{}, s.RemainingSteps...),
+	}
+	if l.Status == "" {
+		l.Status = "in_progress"
+	}
+	if l.MaxIterations == 0 {
+		l.MaxIterations = float64(lim.MaxIterations)
+	}
+	if s.HasBudget {
+		l.Budget = &s.Budget
+	}
+	for _, name := range s.Criteria {
+		cs := s.Status[name]
+		l.Criteria = append(l.Criteria, criterionJSON{Name: name, Met: cs.Met, Verification: cs.Verification})
+	}
+	st.Loop = l
+	return st
+}
+
+// ANSI styles, used only on a terminal that wants colour.
+const (
+	styleBold  = "\x1b[1m"
+	styleGreen = "\x1b[32m"
+	styleRed   = "\x1b[31m"
+	styleReset = "\x1b[0m"
+)
+
+func printStatus(w io.Writer, st statusReport, colour bool) error {
+	var g grid
+	g.row(cell{text: "state:"}, cell{text: st.State})
+	if l := st.Loop; l != nil {
+		spec := oneLine(l.Spec)
+		if spec == "" {
+			spec = "-"
+		}
+		g.row(cell{text: "spec:"}, cell{text: spec})
+		g.row(cell{text: "status:"}, cell{text: l.Status})
+		g.row(cell{text: "iteration:"}, cell{text: number(l.Iteration) + " of " + number(l.MaxIterations)})
+		g.row(cell{text: "stuck:"}, cell{text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
+		switch {
+		case l.Budget != nil:
+			g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " of " + number(*l.Budget)})
+		case l.Cost > 0:
+			g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " (no budget)"})
+		}
+		g.row(cell{text: "exit signal:"}, cell{text: strconv.FormatBool(l.ExitSignal)})
+		met := 0
+		for _, c := range l.Criteria {
+			if c.Met {
+				met++
+			}
+		}
+		g.row(cell{text: "criteria:"}, cell{text: fmt.Sprintf("%d of %d met", met, len(l.Criteria))})
+		if n := len(l.CompletedSteps) + len(l.RemainingSteps); n > 0 {
+			g.row(cell{text: "steps:"}, cell{text: fmt.Sprintf("%d of %d done", len(l.CompletedSteps), n)})
+		}
+	} else {
+		g.row(cell{text: "problems:"}, cell{text: strconv.Itoa(len(st.Problems))})
+	}
+	session, rule := st.Session, string(st.LastRule)
+	if session == "" {
+		session = "none"
+	}
+	if rule == "" {
+		rule = "-"
+	}
+	g.row(cell{text: "session:"}, cell{text: oneLine(session)})
+	g.row(cell{text: "guard:"}, cell{text: fmt.Sprintf("%d of %d", st.Guard, st.GuardLimit)})
+	g.row(cell{text: "last rule:"}, cell{text: rule})
+	decision := "go on"
+	if st.Verdict.OK {
+		decision = "stop"
+	}
+	g.row(cell{text: "verdict:"}, cell{text: fmt.Sprintf("%s (%s)", decision, st.Verdict.Rule)})
+	if st.Loop != nil {
+		g.row(cell{text: "reason:"}, cell{text: st.Verdict.Reason})
+	}
+	if err := g.write(w, colour); err != nil {
+		return err
+	}
+
+	if st.Loop == nil {
+		fmt.Fprintln(w)
+		for _, p := range st.Problems {
+			fmt.Fprintln(w, p)
+		}
+		return nil
+	}
+	if len(st.Loop.Criteria) > 0 {
+		fmt.Fprintln(w)
+		g = grid{}
+		g.row(cell{"CRITERION", styleBold}, cell{"MET", styleBold}, cell{"VERIFICATION", styleBold})
+		for _, c := range st.Loop.Criteria {
+			met := cell{"no", styleRed}
+			if c.Met {
+				met = cell{"yes", styleGreen}
+			}
+			how := c.Verification
+			if how == "" {
+				how = "-"
+			}
+			g.row(cell{text: oneLine(c.Name)}, met, cell{text: how})
+		}
+		if err := g.write(w, colour); err != nil {
+			return err
+		}
+	}
+	if len(st.Loop.CompletedSteps)+len(st.Loop.RemainingSteps) > 0 {
+		fmt.Fprintln(w)
+		g = grid{}
+		g.row(cell{"STEP", styleBold}, cell{"STATE", styleBold})
+		for _, s := range st.Loop.CompletedSteps {
+			g.row(cell{text: oneLine(s)}, cell{text: "done"})
+		}
+		for i, s := range st.Loop.RemainingSteps {
+			state := "left"
+			if i == 0 {
+				state = "next"
+			}
+			g.row(cell{text: oneLine(s)}, cell{text: state})
+		}
+		return g.write(w, colour)
+	}
+	return nil
+}
+
+// grid lines up columns by the width a person sees. text/tabwriter would
+// count colour codes as width and skew every coloured column.
+type grid struct {
+	rows [][]cell
+}
+
+type cell struct {
+	text  string
+	style string // an ANSI style, shown only in colour; "" for none
+}
+
+func (g *grid) row(cells ...cell) { g.rows = append(g.rows, cells) }
+
+func (g *grid) write(w io.Writer, colour bool) error {
+	var widths []int
+	for _, r := range g.rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
+		}
+	}
+	var b strings.Builder
+	for _, r := range g.rows {
+		for i, c := range r {
+			if colour && c.style != "" {
+				b.WriteString(c.style + c.text + styleReset)
+			} else {
+				b.WriteString(c.text)
+			}
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// colourful reports whether w is a terminal that wants colour: not when
+// NO_COLOR is set (no-color.org) or the terminal is dumb.
+func colourful(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// number prints a JSON number as a person writes it: 3, not 3e+00.
+func number(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

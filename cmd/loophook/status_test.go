@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/loophook/loophook/criteria"
+)
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func TestPrintStatusColour(t *testing.T) {
+	st := statusReport{
+		State: ".loop/state.json", Valid: true, Session: "s1", Guard: 1, GuardLimit: 3, LastRule: criteria.RuleUnmet,
+		Verdict: verdictReport{Rule: criteria.RuleUnmet, Reason: "go on"},
+		Loop: &loopReport{
+			Spec: "ünïcode spec", Status: "in_progress", Iteration: 1, MaxIterations: 10, StuckLimit: 5,
+			Criteria: []criterionJSON{
+				{Name: "tests pass", Met: true, Verification: "execution output"},
+				{Name: "dökumented", Met: false},
+			},
+			CompletedSteps: []string{"one"}, RemainingSteps: []string{"two"},
+		},
+	}
+	var plain, colour bytes.Buffer
+	if err := printStatus(&plain, st, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := printStatus(&colour, st, true); err != nil {
+		t.Fatal(err)
+	}
+	if ansi.Match(plain.Bytes()) {
+		t.Errorf("plain output has colour codes:\n%q", plain.String())
+	}
+	// Colour changes how it looks, not where anything is.
+	if got := ansi.ReplaceAllString(colour.String(), ""); got != plain.String() {
+		t.Errorf("colour output without its codes:\n%s\nwant:\n%s", got, plain.String())
+	}
+	for _, want := range []string{
+		styleBold + "CRITERION" + styleReset + "   " + styleBold + "MET" + styleReset,
+		styleGreen + "yes" + styleReset + "  execution output",
+		"dökumented  " + styleRed + "no" + styleReset + "   -",
+	} {
+		if !strings.Contains(colour.String(), want) {
+			t.Errorf("colour output lacks %q:\n%q", want, colour.String())
+		}
+	}
+}
+
+func TestColourfulNotForFiles(t *testing.T) {
+	var b bytes.Buffer
+	if colourful(&b) {
+		t.Error("colourful(buffer) = true")
+	}
+}

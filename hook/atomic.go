@@ -1,0 +1,36 @@
+package hook
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so that a reader sees the old file or the new one,
+// never half of either. The file gets perm exactly, whatever the umask. It
+// does not sync: the hook's memory is written on every stop and a lost write
+// only resets a count, and people's commands can be run again.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := writeTemp(tmp, data)
+	perr := tmp.Chmod(perm)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, perr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// writeTemp writes the temporary file; tests replace it to fail, panic or
+// die half-way through.
+var writeTemp = (*os.File).Write
