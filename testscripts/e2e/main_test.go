@@ -1,0 +1,137 @@
+//go:build e2e
+
+// Package e2e runs loophook as the hooks of the real Claude Code binary
+// against a scripted stand-in for the Anthropic Messages API:
+//
+//	go test -tags e2e ./testscripts/e2e/ -v
+//
+// The pinned Claude Code is fetched once with `npm pack` and cached (see
+// cacheDir). When it cannot be fetched every test skips, loudly; with
+// LOOPHOOK_E2E_REQUIRE=1 (as CI sets it) they fail instead.
+// LOOPHOOK_E2E_LOOPHOOK=/path/to/loophook runs a prebuilt binary instead of
+// building ./cmd/loophook.
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// suite is what every test needs, made once per test binary run, on first
+// use: a -run that selects no test downloads and builds nothing.
+var suite struct {
+	once     sync.Once
+	claude   string // the pinned claude executable
+	loophook string // the loophook under test
+	tmp      string // holds the built loophook
+	skip     string // why the suite cannot run here (set: every test skips)
+	err      error  // a setup failure (set: every test fails)
+}
+
+// TestMain removes the built loophook and, when the suite could not run,
+// says so once more after the last test.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if suite.tmp != "" {
+		os.RemoveAll(suite.tmp)
+	}
+	if suite.skip != "" {
+		// Again at the very end, where a person reading the log looks.
+		banner(os.Stderr, suite.skip)
+		// Without -v, `go test` shows nothing of a package that passed but
+		// its "ok" line, and a package whose tests all skipped passes: tell
+		// the person at the terminal, if there is one, directly.
+		if !testing.Verbose() {
+			if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+				banner(tty, suite.skip)
+				tty.Close()
+			}
+		}
+	}
+	os.Exit(code)
+}
+
+// setup returns the claude and loophook executables, or skips or fails
+// the test when the suite cannot run.
+func setup(t *testing.T) (claude, loophook string) {
+	t.Helper()
+	suite.once.Do(func() {
+		start := time.Now()
+		suite.claude, suite.err = fetchClaude(context.Background())
+		switch {
+		case errors.Is(suite.err, errUnreachable):
+			suite.skip = "REGISTRY UNREACHABLE: Claude Code " + claudeVersion + " could not be fetched, " +
+				"so the loophook e2e suite did NOT run.\n" + suite.err.Error()
+		case errors.Is(suite.err, errUnsupported):
+			suite.skip = "UNSUPPORTED PLATFORM: the loophook e2e suite did NOT run.\n" + suite.err.Error()
+		}
+		if suite.skip != "" {
+			suite.err = nil
+			banner(os.Stderr, suite.skip)
+			return
+		}
+		if suite.err != nil {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s ready at %s (%v)\n", claudeVersion, suite.claude, time.Since(start).Round(time.Millisecond))
+		suite.loophook, suite.err = buildLoophook()
+	})
+	if suite.skip != "" {
+		if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
+			t.Fatal(suite.skip + "\n(LOOPHOOK_E2E_REQUIRE=1 makes this a failure)")
+		}
+		t.Skip(suite.skip)
+	}
+	if suite.err != nil {
+		t.Fatalf("e2e setup: %v", suite.err)
+	}
+	return suite.claude, suite.loophook
+}
+
+// buildLoophook builds ./cmd/loophook into a temp dir, from the module
+// root so that it works whatever the test's working directory.
+func buildLoophook() (string, error) {
+	if bin := os.Getenv("LOOPHOOK_E2E_LOOPHOOK"); bin != "" {
+		return filepath.Abs(bin)
+	}
+	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the module root: %v", err)
+	}
+	suite.tmp, err = os.MkdirTemp("", "loophook-e2e-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(suite.tmp, "loophook")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/loophook/loophook/cmd/loophook")
+	cmd.Dir = strings.TrimSpace(string(root))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build cmd/loophook: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// banner makes a skip impossible to miss in a long log: a green run that
+// ran nothing must not pass for a real one.
+func banner(w io.Writer, reason string) {
+	line := strings.Repeat("#", 76)
+	fmt.Fprintf(w, "\n%s\n#\n#   LOOPHOOK E2E SUITE SKIPPED: IT DID NOT RUN.\n#\n", line)
+	for _, l := range strings.Split(reason, "\n") {
+		fmt.Fprintf(w, "#   %s\n", l)
+	}
+	fmt.Fprintf(w, "#\n#   No test exercised the hooks with Claude Code %s.\n", claudeVersion)
+	if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
+		fmt.Fprintf(w, "#   LOOPHOOK_E2E_REQUIRE=1: every test FAILED for it.\n#\n%s\n\n", line)
+	} else {
+		fmt.Fprintf(w, "#   Set LOOPHOOK_E2E_REQUIRE=1 to make this a failure.\n#\n%s\n\n", line)
+	}
+}
