@@ -46,17 +46,19 @@ func ReadInput(r io.Reader) (Input, error) {
 		return in, errors.New("stdin is not a JSON object")
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
-		return in, fmt.Errorf("stdin: %s", jsonError(data, err))
+		return in, fmt.Errorf("stdin: %s", JSONError(data, err))
 	}
 	return in, nil
 }
 
-// jsonError says what is wrong with a JSON document and where, without
+// JSONError says what is wrong with a JSON document and where, without
 // quoting its content: the document may be anything.
-func jsonError(data []byte, err error) string {
+func JSONError(data []byte, err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
+	case err == nil:
+		return "not valid JSON"
 	case strings.Contains(err.Error(), "exceeded max depth"):
 		// A *json.SyntaxError too, but its position would read as a typo.
 		return "nested too deeply (more than 10000 levels)"

@@ -102,7 +102,7 @@ func parseGeneral(data []byte) (state *criteria.State, problems []string, sessio
 	}
 	var doc any
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, []string{jsonError(data, err)}, ""
+		return nil, []string{JSONError(data, err)}, ""
 	}
 	obj, _ := doc.(map[string]any)
 	if s, ok := obj["session_id"].(string); ok {

@@ -16,7 +16,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var answered bool
 	app := newApp(stdin, stdout, stderr, &answered)
 	err := app.Run(args)
-	if isHook(args) && !answered {
+	if isHook(args) && !answered && !completing(args) {
 		// A hook must answer even when its flags are wrong: let the agent
 		// stop, and say why where a person will look.
 		report(stderr, err)
@@ -69,6 +69,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, answered *bool) *cli.App 
 // usageError keeps urfave/cli from printing help into a hook's stdout.
 func usageError(_ *cli.Context, err error, _ bool) error {
 	return fail("see loophook --help", "%s", err)
+}
+
+// completing reports whether the shell asked for completions, which are all
+// the hook commands should print then.
+func completing(args []string) bool {
+	return len(args) > 0 && args[len(args)-1] == "--generate-bash-completion"
 }
 
 func isHook(args []string) bool {

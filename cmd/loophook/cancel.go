@@ -72,7 +72,7 @@ func cancelled(data []byte) (out []byte, was string, err error) {
 	body, hadBOM := bytes.CutPrefix(data, bom)
 	if !json.Valid(body) {
 		var v any
-		return nil, "", errors.New(syntaxProblem(body, json.Unmarshal(body, &v)))
+		return nil, "", errors.New(hook.JSONError(body, json.Unmarshal(body, &v)))
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, _ := dec.Token(); tok != json.Delim('{') {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,13 @@ func evalCommand() *cli.Command {
 			o, err := options(c)
 			if err != nil {
 				return err
+			}
+			if o.StatePath != "" {
+				// The hook reads a missing --state as no loop; a person who
+				// names a file means that file.
+				if _, err := os.Stat(o.StatePath); err != nil {
+					return fail("", "--state %s: %v", o.StatePath, errors.Unwrap(err))
+				}
 			}
 			in, err := evalInput(c)
 			if err != nil {

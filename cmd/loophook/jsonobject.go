@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/loophook/loophook/hook"
 )
 
 // object is a JSON object that keeps its members in the order they were
@@ -64,7 +65,7 @@ func (o *object) remove(key string) {
 func decodeObject(data []byte) (*object, error) {
 	if !json.Valid(data) {
 		var v any
-		return nil, errors.New(syntaxProblem(data, json.Unmarshal(data, &v)))
+		return nil, errors.New(hook.JSONError(data, json.Unmarshal(data, &v)))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -113,28 +114,6 @@ func decodeValue(dec *json.Decoder) (any, error) {
 		return list, err
 	}
 	return tok, nil
-}
-
-// syntaxProblem says where a document stops being JSON, without quoting it,
-// in the words hook uses for a state file.
-func syntaxProblem(data []byte, err error) string {
-	var syn *json.SyntaxError
-	switch {
-	case err == nil:
-		return "not valid JSON"
-	case strings.Contains(err.Error(), "exceeded max depth"):
-		return "nested too deeply (more than 10000 levels)"
-	case strings.Contains(err.Error(), "unexpected end"):
-		return "not valid JSON: it ends too soon"
-	case !errors.As(err, &syn):
-		return "not valid JSON"
-	}
-	// Offset counts the byte that broke the document.
-	off := min(max(syn.Offset-1, 0), int64(len(data)))
-	before := data[:off]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := int(off) - bytes.LastIndexByte(before, '\n')
-	return fmt.Sprintf("not valid JSON at line %d, column %d", line, col)
 }
 
 // encode writes v as JSON indented by two spaces, the way JavaScript's
