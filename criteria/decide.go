@@ -210,8 +210,8 @@ func unmet(s *State, lim Limits) (Verdict, bool) {
 func assumption(s *State, lim Limits) (Verdict, bool) {
 	var assumed []string
 	for _, c := range s.Criteria {
-		if st := s.Status[c]; st.Met && st.Verification == "assumption" {
-			assumed = append(assumed, c)
+		if c.Met && c.Verification == "assumption" {
+			assumed = append(assumed, c.Name)
 		}
 	}
 	if len(assumed) == 0 {

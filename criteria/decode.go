@@ -3,7 +3,6 @@ package criteria
 import (
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"unicode/utf8"
 )
@@ -16,9 +15,11 @@ import (
 // caller then takes the general path, which says exactly what is wrong. So
 // when ok is true the state is what FromDocument makes of the same bytes.
 func Decode(data []byte) (s *State, ok bool) {
-	d := decoder{data: data}
-	s = &State{Status: map[string]CriterionStatus{}}
-	var entries []statusEntry
+	// Names are cut from one copy of the document rather than copied one by
+	// one: a large state has tens of thousands of them.
+	d := decoder{data: data, text: string(data)}
+	s = &State{}
+	var entries []Criterion
 	var seen uint32
 	ok = d.object(func(key []byte) bool {
 		bit, known := topLevel[string(key)]
@@ -33,9 +34,9 @@ func Decode(data []byte) (s *State, ok bool) {
 		case "spec":
 			return d.str(&s.Spec)
 		case "criteria":
-			return d.strs(&s.Criteria)
+			return d.list(func(name string) { s.Criteria = append(s.Criteria, Criterion{Name: name}) })
 		case "criteriaStatus":
-			return d.criteriaStatus(&entries)
+			return d.criteriaStatus(&entries, len(s.Criteria))
 		case "exit_signal":
 			return d.boolean(&s.ExitSignal)
 		case "status":
@@ -66,7 +67,7 @@ func Decode(data []byte) (s *State, ok bool) {
 				if _, dup := s.MustNotStatus[string(key)]; dup || !d.boolean(&yes) {
 					return false
 				}
-				s.MustNotStatus[string(key)] = yes
+				s.MustNotStatus[d.cut(key)] = yes
 				return true
 			})
 		case "session_id":
@@ -88,42 +89,49 @@ var topLevel = map[string]uint32{
 	"remainingSteps": 1 << 12, "mustNot": 1 << 13, "mustNotStatus": 1 << 14, "session_id": 1 << 15,
 }
 
-type statusEntry struct {
-	name   string
-	status CriterionStatus
-}
-
 // merge files the criteriaStatus entries, which may come before or after
 // criteria in the file; it fails on repeated criteria or entries.
-func (s *State) merge(entries []statusEntry) bool {
-	named := make(map[string]struct{}, len(s.Criteria))
-	for _, c := range s.Criteria {
-		if _, dup := named[c]; dup {
+func (s *State) merge(entries []Criterion) bool {
+	index := make(map[string]int, len(s.Criteria))
+	for i, c := range s.Criteria {
+		if _, dup := index[c.Name]; dup {
 			return false
 		}
-		named[c] = struct{}{}
+		index[c.Name] = i
 	}
-	var extra []string
+	filed := make([]bool, len(s.Criteria))
+	var extra []Criterion
+	var extraNames map[string]bool
 	for _, e := range entries {
-		if _, dup := s.Status[e.name]; dup {
+		if i, ok := index[e.Name]; ok {
+			if filed[i] {
+				return false
+			}
+			filed[i] = true
+			s.Criteria[i] = e
+			continue
+		}
+		if extraNames == nil {
+			extraNames = map[string]bool{}
+		}
+		if extraNames[e.Name] {
 			return false
 		}
-		s.Status[e.name] = e.status
-		if _, ok := named[e.name]; !ok {
-			extra = append(extra, e.name)
-		}
+		extraNames[e.Name] = true
+		extra = append(extra, e)
 	}
-	sort.Strings(extra)
+	sortByName(extra)
 	s.Criteria = append(s.Criteria, extra...)
 	return true
 }
 
-func (d *decoder) criteriaStatus(entries *[]statusEntry) bool {
+func (d *decoder) criteriaStatus(entries *[]Criterion, expect int) bool {
+	*entries = make([]Criterion, 0, expect)
 	return d.object(func(key []byte) bool {
-		e := statusEntry{name: string(key)}
+		e := Criterion{Name: d.cut(key)}
 		switch d.peek() {
 		case 't', 'f':
-			if !d.boolean(&e.status.Met) {
+			if !d.boolean(&e.Met) {
 				return false
 			}
 		case '{':
@@ -132,9 +140,9 @@ func (d *decoder) criteriaStatus(entries *[]statusEntry) bool {
 				switch string(key) {
 				case "met":
 					hasMet = true
-					return d.boolean(&e.status.Met)
+					return d.boolean(&e.Met)
 				case "verification":
-					return d.str(&e.status.Verification) && slices.Contains(Verifications, e.status.Verification)
+					return d.str(&e.Verification) && slices.Contains(Verifications, e.Verification)
 				}
 				return d.skip(0)
 			})
@@ -175,7 +183,15 @@ func (d *decoder) circuitBreaker(stuck *float64) bool {
 // what it read was there and of the expected shape.
 type decoder struct {
 	data []byte
+	text string // data as a string, for cutting names from
 	pos  int
+}
+
+// cut returns the string of b, a slice of d.data as plain returns it,
+// without copying it again: b's capacity says where in d.data it starts.
+func (d *decoder) cut(b []byte) string {
+	start := cap(d.data) - cap(b)
+	return d.text[start : start+len(b)]
 }
 
 // maxDepth bounds the nesting of unknown fields that the decoder will skip.
@@ -254,11 +270,18 @@ func (d *decoder) plain() ([]byte, bool) {
 
 func (d *decoder) str(out *string) bool {
 	s, ok := d.plain()
-	*out = string(s)
+	if ok {
+		*out = d.cut(s)
+	}
 	return ok
 }
 
 func (d *decoder) strs(out *[]string) bool {
+	return d.list(func(s string) { *out = append(*out, s) })
+}
+
+// list reads an array of strings, handing each to add.
+func (d *decoder) list(add func(string)) bool {
 	if !d.eat('[') {
 		return false
 	}
@@ -270,7 +293,7 @@ func (d *decoder) strs(out *[]string) bool {
 		if !ok {
 			return false
 		}
-		*out = append(*out, string(s))
+		add(d.cut(s))
 		if d.eat(']') {
 			return true
 		}
@@ -399,7 +422,14 @@ func (d *decoder) skip(depth int) bool {
 	case 'n':
 		return d.literal("null")
 	}
-	return d.numberToken()
+	start := d.pos
+	if !d.numberToken() {
+		return false
+	}
+	// encoding/json refuses a number beyond float64's range even in a field
+	// nobody reads, so the general path would find the state invalid.
+	_, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
+	return err == nil
 }
 
 // skipString moves past a string, escapes and all.

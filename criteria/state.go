@@ -3,7 +3,10 @@
 // files, no clock and no stdin; SPEC.md section 2 is its contract.
 package criteria
 
-import "sort"
+import (
+	"slices"
+	"strings"
+)
 
 // Verifications are the ways a criterion can have been checked.
 var Verifications = []string{"execution output", "observation", "measurement", "code review", "assumption"}
@@ -13,9 +16,10 @@ var Statuses = []string{"in_progress", "active", "paused", "complete", "complete
 
 // State is the agent's .loop/state.json, as far as the rules need it.
 type State struct {
-	Spec           string
-	Criteria       []string // as listed, then criteriaStatus entries it does not name, sorted
-	Status         map[string]CriterionStatus
+	Spec string
+	// Criteria are the criteria as listed, then the criteriaStatus entries
+	// that the list does not name, sorted by name.
+	Criteria       []Criterion
 	ExitSignal     bool
 	LoopStatus     string // "" means in_progress
 	Iteration      float64
@@ -32,10 +36,11 @@ type State struct {
 	SessionID      string
 }
 
-// CriterionStatus is one criteriaStatus entry.
-type CriterionStatus struct {
+// Criterion is one success criterion and its criteriaStatus entry.
+type Criterion struct {
+	Name         string
 	Met          bool
-	Verification string // "" when the entry is a bare boolean
+	Verification string // "" when the entry is a bare boolean or missing
 }
 
 // Active reports whether the loop's status asks the hook to enforce it.
@@ -43,15 +48,12 @@ func (s *State) Active() bool {
 	return s.LoopStatus == "" || s.LoopStatus == "in_progress" || s.LoopStatus == "active"
 }
 
-// Met reports whether the named criterion is met.
-func (s *State) Met(name string) bool { return s.Status[name].Met }
-
-// Unmet lists the criteria that are not met, in the order of Criteria.
+// Unmet lists the names of the criteria that are not met, in order.
 func (s *State) Unmet() []string {
 	var unmet []string
 	for _, c := range s.Criteria {
-		if !s.Met(c) {
-			unmet = append(unmet, c)
+		if !c.Met {
+			unmet = append(unmet, c.Name)
 		}
 	}
 	return unmet
@@ -73,7 +75,6 @@ func FromDocument(doc map[string]any) *State {
 		RemainingSteps: strs(doc["remainingSteps"]),
 		MustNot:        strs(doc["mustNot"]),
 		SessionID:      str(doc["session_id"]),
-		Status:         map[string]CriterionStatus{},
 	}
 	if b, ok := doc["budget"].(float64); ok {
 		s.Budget, s.HasBudget = b, true
@@ -81,29 +82,32 @@ func FromDocument(doc map[string]any) *State {
 	if cb, ok := doc["circuitBreaker"].(map[string]any); ok {
 		s.StuckCount = num(cb["stuckCount"])
 	}
-	named := map[string]bool{}
-	for _, c := range strs(doc["criteria"]) {
-		if !named[c] {
-			named[c] = true
-			s.Criteria = append(s.Criteria, c)
+	index := map[string]int{}
+	for _, name := range strs(doc["criteria"]) {
+		if _, dup := index[name]; !dup {
+			index[name] = len(s.Criteria)
+			s.Criteria = append(s.Criteria, Criterion{Name: name})
 		}
 	}
 	cs, _ := doc["criteriaStatus"].(map[string]any)
-	var extra []string
+	var extra []Criterion
 	for name, v := range cs {
+		c := Criterion{Name: name}
 		switch v := v.(type) {
 		case bool:
-			s.Status[name] = CriterionStatus{Met: v}
+			c.Met = v
 		case map[string]any:
-			s.Status[name] = CriterionStatus{Met: v["met"] == true, Verification: str(v["verification"])}
+			c.Met, c.Verification = v["met"] == true, str(v["verification"])
 		default:
 			continue
 		}
-		if !named[name] {
-			extra = append(extra, name)
+		if i, ok := index[name]; ok {
+			s.Criteria[i] = c
+		} else {
+			extra = append(extra, c)
 		}
 	}
-	sort.Strings(extra)
+	sortByName(extra)
 	s.Criteria = append(s.Criteria, extra...)
 	if ms, ok := doc["mustNotStatus"].(map[string]any); ok {
 		s.MustNotStatus = map[string]bool{}
@@ -136,4 +140,8 @@ func strs(v any) []string {
 		}
 	}
 	return out
+}
+
+func sortByName(cs []Criterion) {
+	slices.SortFunc(cs, func(a, b Criterion) int { return strings.Compare(a.Name, b.Name) })
 }

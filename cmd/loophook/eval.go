@@ -115,9 +115,8 @@ func evalJSON(r hook.Result) evalResult {
 		out.State = r.Loaded.Path
 		out.Problems = r.Loaded.Problems
 		if s := r.Loaded.State; s != nil {
-			for _, name := range s.Criteria {
-				st := s.Status[name]
-				out.Criteria = append(out.Criteria, criterionJSON{Name: name, Met: st.Met, Verification: st.Verification})
+			for _, c := range s.Criteria {
+				out.Criteria = append(out.Criteria, criterionJSON(c))
 			}
 		}
 	}
@@ -151,16 +150,15 @@ func printEval(w io.Writer, r hook.Result) error {
 func criteriaTable(w io.Writer, s *criteria.State) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CRITERION\tMET\tVERIFICATION")
-	for _, name := range s.Criteria {
-		st := s.Status[name]
-		met, how := "no", st.Verification
-		if st.Met {
+	for _, c := range s.Criteria {
+		met, how := "no", c.Verification
+		if c.Met {
 			met = "yes"
 		}
 		if how == "" {
 			how = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(name), met, how)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(c.Name), met, how)
 	}
 	return tw.Flush()
 }

@@ -183,9 +183,8 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 	if s.HasBudget {
 		l.Budget = &s.Budget
 	}
-	for _, name := range s.Criteria {
-		cs := s.Status[name]
-		l.Criteria = append(l.Criteria, criterionJSON{Name: name, Met: cs.Met, Verification: cs.Verification})
+	for _, c := range s.Criteria {
+		l.Criteria = append(l.Criteria, criterionJSON(c))
 	}
 	st.Loop = l
 	return st
