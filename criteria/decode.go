@@ -1,10 +1,13 @@
 package criteria
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Decode reads a state document in one pass, checking it against the
@@ -14,10 +17,11 @@ import (
 // violation, a repeated key, an escape inside a name, deep nesting — and the
 // caller then takes the general path, which says exactly what is wrong. So
 // when ok is true the state is what FromDocument makes of the same bytes.
+//
+// The state's strings share data's memory rather than copying tens of
+// thousands of names: the caller must not change data afterwards.
 func Decode(data []byte) (s *State, ok bool) {
-	// Names are cut from one copy of the document rather than copied one by
-	// one: a large state has tens of thousands of them.
-	d := decoder{data: data, text: string(data)}
+	d := decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
 	s = &State{}
 	var entries []Criterion
 	var seen uint32
@@ -183,12 +187,12 @@ func (d *decoder) circuitBreaker(stuck *float64) bool {
 // what it read was there and of the expected shape.
 type decoder struct {
 	data []byte
-	text string // data as a string, for cutting names from
+	text string // data, seen as a string, for cutting names from
 	pos  int
 }
 
-// cut returns the string of b, a slice of d.data as plain returns it,
-// without copying it again: b's capacity says where in d.data it starts.
+// cut returns b, a slice of d.data as plain returns it, as a string without
+// copying it: b's capacity says where in d.data it starts.
 func (d *decoder) cut(b []byte) string {
 	start := cap(d.data) - cap(b)
 	return d.text[start : start+len(b)]
@@ -252,20 +256,45 @@ func (d *decoder) plain() ([]byte, bool) {
 	if !d.eat('"') {
 		return nil, false
 	}
-	start, ascii := d.pos, true
-	for i := start; i < len(d.data); i++ {
-		switch c := d.data[i]; {
-		case c == '"':
-			d.pos = i + 1
-			s := d.data[start:i]
-			return s, ascii || utf8.Valid(s)
-		case c == '\\' || c < 0x20:
+	start := d.pos
+	end := bytes.IndexByte(d.data[start:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	s := d.data[start : start+end]
+	d.pos = start + end + 1
+	if plainASCII(s) {
+		return s, true
+	}
+	for _, c := range s {
+		if c == '\\' || c < 0x20 {
 			return nil, false
-		case c >= 0x80:
-			ascii = false
 		}
 	}
-	return nil, false
+	return s, utf8.Valid(s)
+}
+
+// plainASCII reports whether s is printable ASCII without a backslash,
+// eight bytes at a time: it is the common case for names.
+func plainASCII(s []byte) bool {
+	const lo, hi = 0x2020202020202020, 0x8080808080808080
+	if bytes.IndexByte(s, '\\') >= 0 {
+		return false
+	}
+	for len(s) >= 8 {
+		x := binary.LittleEndian.Uint64(s)
+		// A byte below 0x20 borrows into its high bit; one at or above 0x80 has it set.
+		if ((x-lo)|x)&hi != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for _, c := range s {
+		if c < 0x20 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *decoder) str(out *string) bool {
