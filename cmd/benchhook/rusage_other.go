@@ -1,0 +1,8 @@
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
+
+package main
+
+import "os"
+
+// maxRSS is unknown here: this platform's rusage has no peak RSS.
+func maxRSS(*os.ProcessState) int64 { return 0 }
