@@ -170,3 +170,35 @@ func TestEmptyKeyPointer(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// BenchmarkValidate measures the check the hook runs on a state that the fast
+// path turned down, against the library it is held to.
+func BenchmarkValidate(b *testing.B) {
+	data, err := os.ReadFile("example.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc, _ := decode(b, data)
+	b.Run("go", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if p := Validate(doc); p != nil {
+				b.Fatal(p)
+			}
+		}
+	})
+	b.Run("jsonschema-v5", func(b *testing.B) {
+		b.ReportAllocs()
+		c := jsonschema.NewCompiler()
+		c.Draft = jsonschema.Draft2020
+		if err := c.AddResource(ID, bytes.NewReader(Source)); err != nil {
+			b.Fatal(err)
+		}
+		s := c.MustCompile(ID)
+		for b.Loop() {
+			if err := s.Validate(doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
