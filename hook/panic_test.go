@@ -1,0 +1,96 @@
+package hook
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loophook/loophook/criteria"
+)
+
+// panicReader panics on the first read: a bug as early as it can be.
+type panicReader struct{}
+
+func (panicReader) Read([]byte) (int, error) { panic("boom in read") }
+
+// TestPanicLetsTheAgentStop: a panic anywhere in an evaluation becomes a
+// verdict that lets the agent stop, in every protocol, with the cause and a
+// stack on stderr, and stdout still holds exactly one JSON object.
+func TestPanicLetsTheAgentStop(t *testing.T) {
+	for _, tc := range []struct {
+		protocol string
+		stop     string
+		start    string
+	}{
+		{"ok",
+			`{"ok":true,"reason":"loophook failed (boom in read); letting the agent stop"}`,
+			`{"ok":true,"reason":""}`},
+		{"claude",
+			`{"systemMessage":"loophook: loophook failed (boom in read); letting the agent stop"}`,
+			`{}`},
+	} {
+		t.Run(tc.protocol, func(t *testing.T) {
+			o := Options{Protocol: Protocols[tc.protocol], Limits: criteria.DefaultLimits()}
+			var stdout, stderr bytes.Buffer
+			Stop(o, panicReader{}, &stdout, &stderr)
+			checkRecovered(t, "stop", stdout.String(), tc.stop, stderr.String(), "boom in read")
+
+			stdout.Reset()
+			stderr.Reset()
+			SessionStart(o, panicReader{}, &stdout, &stderr)
+			checkRecovered(t, "session-start", stdout.String(), tc.start, stderr.String(), "boom in read")
+		})
+	}
+}
+
+// TestPanicHoldingTheMemoryLock: a panic while the session's memory is
+// locked and half written still answers, leaves the last good memory as it
+// was, and releases the lock, so the next evaluation neither blocks nor
+// loses count.
+func TestPanicHoldingTheMemoryLock(t *testing.T) {
+	dir := loopDir(t)
+	store := StoreFor(filepath.Join(dir, StateFile))
+	o := Options{Protocol: Protocols["ok"], Limits: criteria.DefaultLimits()}
+	stop := func() (string, string) {
+		var stdout, stderr bytes.Buffer
+		Stop(o, strings.NewReader(stopInput(dir, "s1", true)), &stdout, &stderr)
+		return stdout.String(), stderr.String()
+	}
+	stop()
+	good, err := os.ReadFile(store.file("s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	defer func(w func(*os.File, []byte) (int, error)) { writeTemp = w }(writeTemp)
+	writeTemp = func(f *os.File, data []byte) (int, error) {
+		f.Write(data[:len(data)/2])
+		panic("disk on fire")
+	}
+	out, errOut := stop()
+	checkRecovered(t, "stop", out, `{"ok":true,"reason":"loophook failed (disk on fire); letting the agent stop"}`, errOut, "disk on fire")
+	if now, _ := os.ReadFile(store.file("s1")); !bytes.Equal(now, good) {
+		t.Fatalf("memory changed by a write that panicked: %q, was %q", now, good)
+	}
+
+	writeTemp = (*os.File).Write
+	out, errOut = stop()
+	if errOut != "" || !strings.HasPrefix(out, `{"ok":false,"reason":"iteration 1 of 10: 1 of 1 criteria unmet`) {
+		t.Fatalf("after the panic: stdout %q, stderr %q", out, errOut)
+	}
+	if m, _, _ := store.Read("s1"); m.Unchanged != 1 {
+		t.Fatalf("after the panic: memory %+v, want count 1", m)
+	}
+}
+
+func checkRecovered(t *testing.T, what, stdout, want, stderr, cause string) {
+	t.Helper()
+	if stdout != want+"\n" {
+		t.Errorf("%s: stdout %q, want %q", what, stdout, want+"\n")
+	}
+	if !strings.HasPrefix(stderr, "loophook: internal error: "+cause+"\n") || !strings.Contains(stderr, "goroutine ") {
+		t.Errorf("%s: stderr lacks the cause and a stack: %q", what, stderr)
+	}
+}
