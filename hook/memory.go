@@ -1,8 +1,6 @@
 package hook
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,8 +42,7 @@ func (s Store) file(session string) string {
 	case session == "":
 		name = "no-session"
 	case !plainName(session):
-		sum := sha256.Sum256([]byte(session))
-		name = "id-" + hex.EncodeToString(sum[:16])
+		name = "id-" + fingerprint([]byte(session))
 	}
 	return filepath.Join(s.Dir, name+".json")
 }

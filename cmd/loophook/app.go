@@ -13,6 +13,9 @@ import (
 
 // run builds the app, runs it and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if runHook(args, stdin, stdout, stderr) {
+		return exitOK
+	}
 	var answered bool
 	app := newApp(stdin, stdout, stderr, &answered)
 	err := app.Run(args)

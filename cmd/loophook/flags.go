@@ -29,8 +29,16 @@ func evalFlags() []cli.Flag {
 
 var protocolFlag = &cli.StringFlag{Name: "protocol", Value: "ok", Usage: "answer as `ok` (strict {ok, reason}) or claude (what Claude Code obeys)", EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
 
+// flagValues is where options reads flags: a *cli.Context, or the flag set
+// of the hooks' fast path.
+type flagValues interface {
+	String(name string) string
+	Int(name string) int
+	Bool(name string) bool
+}
+
 // options turns the flags into hook options, refusing values that make no sense.
-func options(c *cli.Context) (hook.Options, error) {
+func options(c flagValues) (hook.Options, error) {
 	o := hook.Options{
 		StatePath:  c.String("state"),
 		Dir:        c.String("dir"),
