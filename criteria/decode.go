@@ -3,6 +3,7 @@ package criteria
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -38,7 +39,7 @@ func Decode(data []byte) (s *State, ok bool) {
 		case "spec":
 			return d.str(&s.Spec)
 		case "criteria":
-			return d.list(func(name string) { s.Criteria = append(s.Criteria, Criterion{Name: name}) })
+			return d.list(func(name string) { s.Criteria = appendDoubling(s.Criteria, Criterion{Name: name}) })
 		case "criteriaStatus":
 			return d.criteriaStatus(&entries, len(s.Criteria))
 		case "exit_signal":
@@ -94,20 +95,36 @@ var topLevel = map[string]uint32{
 }
 
 // merge files the criteriaStatus entries, which may come before or after
-// criteria in the file; it fails on repeated criteria or entries.
+// criteria in the file; it fails on repeated criteria or entries. Names are
+// found through an open-addressing table of indexes, which for ten thousand
+// names costs a fraction of a map of strings.
 func (s *State) merge(entries []Criterion) bool {
-	index := make(map[string]int, len(s.Criteria))
+	size := 1
+	for size < 2*len(s.Criteria) {
+		size <<= 1
+	}
+	slots := make([]int32, size) // 1 + the index of the criterion filed there; 0 is empty
+	seed, mask := maphash.MakeSeed(), uint64(size-1)
+	find := func(name string) (slot uint64, found bool) {
+		for h := maphash.String(seed, name) & mask; ; h = (h + 1) & mask {
+			if i := slots[h]; i == 0 || s.Criteria[i-1].Name == name {
+				return h, i != 0
+			}
+		}
+	}
 	for i, c := range s.Criteria {
-		if _, dup := index[c.Name]; dup {
+		h, dup := find(c.Name)
+		if dup {
 			return false
 		}
-		index[c.Name] = i
+		slots[h] = int32(i + 1)
 	}
 	filed := make([]bool, len(s.Criteria))
 	var extra []Criterion
 	var extraNames map[string]bool
 	for _, e := range entries {
-		if i, ok := index[e.Name]; ok {
+		if h, ok := find(e.Name); ok {
+			i := slots[h] - 1
 			if filed[i] {
 				return false
 			}
@@ -156,7 +173,7 @@ func (d *decoder) criteriaStatus(entries *[]Criterion, expect int) bool {
 		default:
 			return false
 		}
-		*entries = append(*entries, e)
+		*entries = appendDoubling(*entries, e)
 		return true
 	})
 }
@@ -496,4 +513,16 @@ func (d *decoder) skipString() bool {
 		}
 	}
 	return false
+}
+
+// appendDoubling appends, doubling the capacity when it runs out: append
+// grows a large slice by a quarter at a time, and for ten thousand criteria
+// the copies and fresh pages of those many steps cost more than reading them.
+func appendDoubling(list []Criterion, c Criterion) []Criterion {
+	if len(list) == cap(list) {
+		grown := make([]Criterion, len(list), max(2*cap(list), 64))
+		copy(grown, list)
+		list = grown
+	}
+	return append(list, c)
 }
