@@ -121,8 +121,8 @@ func Decide(e Evaluation, lim Limits) Verdict {
 	if v, ok := guard(e, lim); ok {
 		return v
 	}
-	for _, rule := range []func(*State, Limits) (Verdict, bool){unmet, assumption, noExitSignal} {
-		if v, ok := rule(s, lim); ok {
+	for _, rule := range []func(*State, string, Limits) (Verdict, bool){unmet, assumption, noExitSignal} {
+		if v, ok := rule(s, e.Path, lim); ok {
 			return v
 		}
 	}
@@ -194,20 +194,20 @@ func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	return stop(RuleGuard, "runaway guard: %d stops in a row with no change to %s; letting the agent stop. Record progress in the state file to keep a loop going", e.Unchanged, e.Path), true
 }
 
-func unmet(s *State, lim Limits) (Verdict, bool) {
+func unmet(s *State, path string, lim Limits) (Verdict, bool) {
 	missing := s.Unmet()
 	if len(missing) == 0 {
 		return Verdict{}, false
 	}
 	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(s, lim), len(missing), len(s.Criteria))
-	tail := ". Work on them, verify each, and record it in criteriaStatus in .loop/state.json before you stop"
+	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
 	if len(s.RemainingSteps) > 0 {
 		tail = ". Next step: " + clip(s.RemainingSteps[0]) + tail
 	}
 	return goOn(RuleUnmet, "%s%s%s", head, list(missing, budgetFor(head+tail)), tail), true
 }
 
-func assumption(s *State, lim Limits) (Verdict, bool) {
+func assumption(s *State, _ string, lim Limits) (Verdict, bool) {
 	var assumed []string
 	for _, c := range s.Criteria {
 		if c.Met && c.Verification == "assumption" {
@@ -222,11 +222,11 @@ func assumption(s *State, lim Limits) (Verdict, bool) {
 	return goOn(RuleAssumption, "%s%s%s", head, list(assumed, budgetFor(head+tail)), tail), true
 }
 
-func noExitSignal(s *State, lim Limits) (Verdict, bool) {
+func noExitSignal(s *State, path string, lim Limits) (Verdict, bool) {
 	if s.ExitSignal {
 		return Verdict{}, false
 	}
-	return goOn(RuleNoExitSignal, "%s: every criterion is met, but exit_signal is not true. Once you have verified everything, set exit_signal to true in .loop/state.json", where(s, lim)), true
+	return goOn(RuleNoExitSignal, "%s: every criterion is met, but exit_signal is not true. Once you have verified everything, set exit_signal to true in %s", where(s, lim), path), true
 }
 
 func noMarker(e Evaluation, lim Limits) (Verdict, bool) {

@@ -94,9 +94,9 @@ func number(f float64) string {
 
 // Context tells an agent starting or resuming a session where its loop
 // stands: the spec, the iteration, what is unmet, the next step and the limits.
-func Context(s *State, lim Limits) string {
+func Context(path string, s *State, lim Limits) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "A loop is under way in .loop/state.json (%s).", where(s, lim))
+	fmt.Fprintf(&b, "A loop is under way in %s (%s).", path, where(s, lim))
 	if s.Spec != "" {
 		fmt.Fprintf(&b, " Spec: %s.", strconv.Quote(clip(s.Spec)))
 	}

@@ -19,18 +19,39 @@ const MaxInput = 16 << 20
 // Input is the hook input Claude Code writes to stdin, as far as loophook
 // needs it. Unknown fields are ignored: the set grows between releases.
 type Input struct {
-	SessionID            string  `json:"session_id"`
-	TranscriptPath       string  `json:"transcript_path"`
-	Cwd                  string  `json:"cwd"`
-	HookEventName        string  `json:"hook_event_name"`
-	StopHookActive       bool    `json:"stop_hook_active"`
-	LastAssistantMessage *string `json:"last_assistant_message"`
-	Source               string  `json:"source"`
+	SessionID            string
+	TranscriptPath       string
+	Cwd                  string
+	StopHookActive       bool
+	LastAssistantMessage *string
+}
+
+// wireInput is Input as it arrives. session_id and stop_hook_active decide
+// whose loop this is and drive the guard, so a wrong type there means the
+// input is not understood; the others are helpers, and one of another type
+// than a string counts as absent, so that a change in a later release of
+// Claude Code cannot switch every loop off.
+type wireInput struct {
+	SessionID            string          `json:"session_id"`
+	StopHookActive       bool            `json:"stop_hook_active"`
+	TranscriptPath       json.RawMessage `json:"transcript_path"`
+	Cwd                  json.RawMessage `json:"cwd"`
+	LastAssistantMessage json.RawMessage `json:"last_assistant_message"`
+}
+
+// optional decodes a field that may be a string, or anything else for absent.
+func optional(raw json.RawMessage) *string {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return &s
 }
 
 // ReadInput reads exactly one JSON object from r.
 func ReadInput(r io.Reader) (Input, error) {
 	var in Input
+	var w wireInput
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
 		return in, fmt.Errorf("read stdin: %w", err)
@@ -45,8 +66,15 @@ func ReadInput(r io.Reader) (Input, error) {
 	if data[0] != '{' {
 		return in, errors.New("stdin is not a JSON object")
 	}
-	if err := json.Unmarshal(data, &in); err != nil {
+	if err := json.Unmarshal(data, &w); err != nil {
 		return in, fmt.Errorf("stdin: %s", JSONError(data, err))
+	}
+	in = Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: optional(w.LastAssistantMessage)}
+	if p := optional(w.TranscriptPath); p != nil {
+		in.TranscriptPath = *p
+	}
+	if p := optional(w.Cwd); p != nil {
+		in.Cwd = *p
 	}
 	return in, nil
 }

@@ -74,7 +74,7 @@ func SessionStart(o Options, stdin io.Reader, stdout, stderr io.Writer) {
 		case l.State == nil:
 			context = criteria.InvalidContext(o.display(path, in), l.Problems)
 		case l.State.Active():
-			context = criteria.Context(l.State, o.Limits)
+			context = criteria.Context(o.display(path, in), l.State, o.Limits)
 		}
 		return criteria.Verdict{}
 	})
