@@ -101,7 +101,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 	if e.Path == "" {
 		return stop(RuleNoState, "no loop: no .loop/state.json here")
 	}
-	if e.StateSession != "" && e.SessionID != "" && e.StateSession != e.SessionID {
+	if OtherSession(e.StateSession, e.SessionID) {
 		return stop(RuleOtherSession, "the loop in %s belongs to session %s, not this one", e.Path, clip(e.StateSession))
 	}
 	if e.State == nil {
@@ -132,6 +132,12 @@ func Decide(e Evaluation, lim Limits) Verdict {
 		}
 	}
 	return stop(RuleComplete, "loop complete at %s: %s met and exit_signal is true", where(s, lim), count(len(s.Criteria), "criterion", "criteria"))
+}
+
+// OtherSession reports whether a state bound to stateSession leaves the
+// session alone: it is bound, and not to this session.
+func OtherSession(stateSession, session string) bool {
+	return stateSession != "" && stateSession != session
 }
 
 func invalid(e Evaluation, lim Limits) Verdict {

@@ -60,7 +60,7 @@ func SessionStart(o Options, stdin io.Reader, stdout, stderr io.Writer) {
 			return criteria.Verdict{}
 		}
 		l := LoadState(path)
-		if l.Session != "" && in.SessionID != "" && l.Session != in.SessionID {
+		if criteria.OtherSession(l.Session, in.SessionID) {
 			return criteria.Verdict{}
 		}
 		err = StoreFor(path).Update(in.SessionID, func(prev Memory, _ bool) Memory {

@@ -30,6 +30,7 @@ func evalCommand() *cli.Command {
 			&cli.BoolFlag{Name: "stop-hook-active", Usage: "evaluate as a stop that follows a block in the same turn"},
 			&cli.StringFlag{Name: "last-message", Usage: "the agent's last message `TEXT`, for --require-marker"},
 			&cli.StringFlag{Name: "input", Usage: "replay the hook input in `FILE` (- for stdin)"},
+			&cli.StringFlag{Name: "session", Usage: "evaluate as session `ID` (default: the loop's session_id, else the session the hook saw last)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the evaluation as JSON"},
 		),
 		Action: func(c *cli.Context) error {
@@ -47,6 +48,17 @@ func evalCommand() *cli.Command {
 			in, err := evalInput(c)
 			if err != nil {
 				return err
+			}
+			if c.IsSet("session") || c.String("input") == "" {
+				// Without a replayed input, look at the loop as its own
+				// session would, as status does.
+				if path, err := locateState(o.StatePath, o.Dir); err == nil {
+					var stateSession string
+					if data, err := hook.ReadStateFile(path); err == nil {
+						_, _, stateSession = hook.Parse(data)
+					}
+					in.SessionID = statusSession(c, path, stateSession)
+				}
 			}
 			r := hook.Evaluate(o, in, false, c.App.ErrWriter)
 			if c.Bool("json") {
