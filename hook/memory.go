@@ -58,7 +58,7 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 		return m, false, fmt.Errorf("read memory: %w", err)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Memory{}, false, fmt.Errorf("memory %s is damaged; starting afresh", s.file(session))
+		return Memory{}, false, fmt.Errorf("memory %s is damaged; the guard counts afresh", s.file(session))
 	}
 	return m, true, nil
 }
@@ -70,13 +70,13 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 func (s Store) Update(session string, next func(prev Memory, ok bool) Memory) error {
 	if err := s.ensureDir(); err != nil {
 		next(Memory{}, false)
-		return err
+		return fmt.Errorf("%w%s", err, uncounted)
 	}
 	path := s.file(session)
 	unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
 	if err != nil {
 		next(Memory{}, false)
-		return fmt.Errorf("lock memory: %w", err)
+		return fmt.Errorf("lock memory: %w%s", err, uncounted)
 	}
 	defer unlock()
 	prev, ok, readErr := s.Read(session)
@@ -85,10 +85,13 @@ func (s Store) Update(session string, next func(prev Memory, ok bool) Memory) er
 		return readErr
 	}
 	if err := writeAtomic(path, m); err != nil {
-		return err
+		return fmt.Errorf("%w%s", err, uncounted)
 	}
 	return readErr
 }
+
+// uncounted ends the note when memory cannot be kept.
+const uncounted = "; the runaway guard cannot count this session"
 
 func (s Store) ensureDir() error {
 	if _, err := os.Stat(s.Dir); err == nil {

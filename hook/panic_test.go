@@ -28,7 +28,7 @@ func TestPanicLetsTheAgentStop(t *testing.T) {
 			`{"ok":true,"reason":"loophook failed (boom in read); letting the agent stop"}`,
 			`{"ok":true,"reason":""}`},
 		{"claude",
-			`{"systemMessage":"loophook: loophook failed (boom in read); letting the agent stop"}`,
+			`{}`,
 			`{}`},
 	} {
 		t.Run(tc.protocol, func(t *testing.T) {

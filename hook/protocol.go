@@ -32,8 +32,8 @@ var Protocols = map[string]Protocol{
 			switch {
 			case !v.OK:
 				return claudeBlock{Decision: "block", Reason: v.Reason}
-			case v.Rule.Ends(), v.Rule == criteria.RuleBadInput, v.Rule == RuleInternalError:
-				// The person should see why a loop ended, or that the hook is broken.
+			case v.Rule.Ends():
+				// The person should see why a loop ended.
 				return claudeMessage{SystemMessage: "loophook: " + v.Reason}
 			}
 			return claudeMessage{}

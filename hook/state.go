@@ -138,7 +138,7 @@ func ReadStateFile(path string) ([]byte, error) {
 	n, err := io.ReadFull(f, data)
 	switch {
 	case err == nil:
-		return nil, fmt.Errorf("the file is larger than %d MiB", MaxState>>20) // it grew past its size; read it again next time
+		return nil, errors.New("the file changed while it was read") // it grew
 	case err != io.ErrUnexpectedEOF && err != io.EOF:
 		return nil, fmt.Errorf("the file cannot be read: %v", cause(err))
 	}

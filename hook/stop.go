@@ -129,16 +129,20 @@ func Evaluate(o Options, in Input, remember bool, stderr io.Writer) Result {
 	}
 	store := StoreFor(path)
 	var err error
-	if remember {
+	switch {
+	case criteria.OtherSession(l.Session, in.SessionID):
+		// Another session's loop: nothing of this session to remember there.
+		decide(Memory{}, false)
+	case remember:
 		err = store.Update(in.SessionID, decide)
-	} else {
+	default:
 		var prev Memory
 		var ok bool
 		prev, ok, err = store.Read(in.SessionID)
 		decide(prev, ok)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "loophook: note: %v; the runaway guard cannot count this session\n", err)
+		fmt.Fprintf(stderr, "loophook: note: %v\n", err)
 	}
 	return r
 }

@@ -16,10 +16,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if runHook(args, stdin, stdout, stderr) {
 		return exitOK
 	}
+	if len(args) > 1 && args[1] == "help" {
+		// "loophook help stop" is "loophook stop --help".
+		args = append(append([]string{args[0]}, args[2:]...), "--help")
+	}
 	var answered bool
 	app := newApp(stdin, stdout, stderr, &answered)
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
+		return report(stderr, fail("see loophook --help", "unknown command %q", args[1]))
+	}
 	err := app.Run(args)
-	if isHook(args) && !answered && !completing(args) {
+	if isHook(args) && !answered && !completing(args) && !askedForHelp(args) {
 		// A hook must answer even when its flags are wrong: let the agent
 		// stop, and say why where a person will look.
 		report(stderr, err)
@@ -35,7 +42,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // newApp builds the command line; answered is set once a hook command has
 // written its answer.
 func newApp(stdin io.Reader, stdout, stderr io.Writer, answered *bool) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:  "loophook",
 		Usage: "decide whether an AI coding agent's work loop may stop",
 		Description: "loophook reads the loop's .loop/state.json and answers Claude Code's Stop hook:\n" +
@@ -67,6 +74,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, answered *bool) *cli.App 
 			completionCommand(),
 		},
 	}
+	for _, c := range app.Commands {
+		c.OnUsageError = usageError // one line and a hint, never the help on stdout
+	}
+	return app
 }
 
 // usageError keeps urfave/cli from printing help into a hook's stdout.
@@ -78,6 +89,17 @@ func usageError(_ *cli.Context, err error, _ bool) error {
 // the hook commands should print then.
 func completing(args []string) bool {
 	return len(args) > 0 && args[len(args)-1] == "--generate-bash-completion"
+}
+
+// askedForHelp reports whether the app printed help rather than an answer.
+func askedForHelp(args []string) bool {
+	for _, a := range args[1:] {
+		switch a {
+		case "-h", "--help", "-help", "help":
+			return true
+		}
+	}
+	return false
 }
 
 func isHook(args []string) bool {
