@@ -1,6 +1,6 @@
 # Thin over go: the commands a contributor types daily.
 GO        ?= go
-BIN       := $(shell $(GO) env GOPATH)/bin/loophook
+BIN       := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)/loophook
 FUZZTIME  ?= 60s
 # urfave/cli's man-page generator pulls in a Markdown parser whose package
 # init costs every hook call about 0.3 ms; loophook has no use for it.
@@ -18,7 +18,7 @@ install:
 	@echo "installed $(BIN)"
 	@echo "\$$ loophook eval --state schema/example.json"
 	@$(BIN) eval --state schema/example.json; test $$? -le 1
-	@command -v loophook >/dev/null || echo "hint: add $$($(GO) env GOPATH)/bin to your PATH"
+	@command -v loophook >/dev/null || echo "hint: add $(dir $(BIN)) to your PATH"
 
 ## test: everything CI runs: vet, the unit tests and testscripts with the race detector, the fuzz seeds, and the end-to-end suite on the real Claude Code
 test: lint unit e2e
@@ -45,6 +45,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadInput -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzTranscriptTail -fuzztime $(FUZZTIME) ./hook
+	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./hook
+	$(GO) test -run '^$$' -fuzz FuzzValidate -fuzztime $(FUZZTIME) ./schema
 
 clean:
 	rm -f loophook

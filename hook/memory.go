@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 
@@ -42,7 +43,7 @@ func (s Store) file(session string) string {
 	case session == "":
 		name = "no-session"
 	case !plainName(session):
-		name = "id-" + fingerprint([]byte(session))
+		name = fmt.Sprintf("id-%08x", crc32.ChecksumIEEE([]byte(session)))
 	}
 	return filepath.Join(s.Dir, name+".json")
 }
@@ -109,7 +110,7 @@ func writeAtomic(path string, m Memory) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(path, append(data, '\n'), 0o600); err != nil {
+	if err := writeFileAtomic(path, append(data, '\n'), 0o600, false); err != nil {
 		return fmt.Errorf("write memory: %w", err)
 	}
 	return nil

@@ -7,7 +7,7 @@
 //
 // The pinned Claude Code is fetched once with `npm pack` and cached (see
 // cacheDir). When it cannot be fetched every test skips, loudly; with
-// LOOPHOOK_E2E_REQUIRE=1 (as CI sets it) they fail instead.
+// LOOPHOOK_E2E_REQUIRE=1 they fail instead.
 // LOOPHOOK_E2E_LOOPHOOK=/path/to/loophook runs a prebuilt binary instead of
 // building ./cmd/loophook.
 package e2e
