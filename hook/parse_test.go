@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -31,8 +33,22 @@ func TestDecodeAgreesWithGeneral(t *testing.T) {
 	for _, s := range parseSeeds {
 		checkDecode(t, []byte(s))
 	}
-	if _, ok := criteria.Decode(stateJSON(100)); !ok {
-		t.Error("the fast path gave up on a plain valid state")
+	// Large enough to file entries in several batches, indented as people's
+	// tools write it, and with entries laid out in more than one way.
+	var indented bytes.Buffer
+	must(t, json.Indent(&indented, stateJSON(100), "", "  "))
+	mixed := bytes.Replace(indented.Bytes(), []byte("\"met\": false,"), []byte("\"met\" :false ,"), 7)
+	mixed = bytes.Replace(mixed, []byte("\"execution output\"\n"), []byte("\"observation\" "), 5)
+	for _, doc := range [][]byte{stateJSON(100), indented.Bytes(), mixed} {
+		checkDecode(t, doc)
+		if _, ok := criteria.Decode(doc); !ok {
+			t.Errorf("the fast path gave up on a plain valid state:\n%.300s", doc)
+		}
+	}
+	// A repeated entry late in a long criteriaStatus is found.
+	dup := bytes.Replace(stateJSON(100), []byte(`"criterion 99: the export command handles case 99 as the spec says":{`), []byte(`"criterion 1: the export command handles case 1 as the spec says":true,"criterion 99: the export command handles case 99 as the spec says":{`), 1)
+	if _, ok := criteria.Decode(dup); ok || bytes.Equal(dup, stateJSON(100)) {
+		t.Error("the fast path accepted a repeated criteriaStatus entry")
 	}
 }
 
