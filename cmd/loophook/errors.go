@@ -46,3 +46,12 @@ func report(stderr io.Writer, err error) int {
 	}
 	return f.code
 }
+
+// invalidState is the finding that a state file has n schema problems.
+func invalidState(name string, n int) error {
+	problems := "problems"
+	if n == 1 {
+		problems = "problem"
+	}
+	return &failure{msg: fmt.Sprintf("%s is not a valid loop state (%d %s)", name, n, problems), code: exitFinding}
+}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -145,7 +143,7 @@ func printEval(w io.Writer, r hook.Result) error {
 	fmt.Fprintf(tw, "rule:\t%s\n", r.Rule)
 	fmt.Fprintf(tw, "reason:\t%s\n", r.Reason)
 	if r.Loaded != nil {
-		fmt.Fprintf(tw, "state:\t%s\n", relative(r.Loaded.Path))
+		fmt.Fprintf(tw, "state:\t%s\n", shown(r.Loaded.Path))
 		fmt.Fprintf(tw, "guard:\t%d\n", r.Memory.Unchanged)
 	}
 	if err := tw.Flush(); err != nil {
@@ -182,18 +180,4 @@ func oneLine(s string) string {
 		return s
 	}
 	return q
-}
-
-// relative names a file as a person at the terminal would: relative to the
-// working directory when it is below it.
-func relative(path string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return path
-	}
-	rel, err := filepath.Rel(wd, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return path
-	}
-	return rel
 }

@@ -65,8 +65,7 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			if !st.Valid {
-				n := len(st.Problems)
-				return &failure{msg: fmt.Sprintf("%s is not a valid loop state (%d %s)", st.State, n, plural(n, "problem")), code: exitFinding}
+				return invalidState(st.State, len(st.Problems))
 			}
 			return nil
 		},

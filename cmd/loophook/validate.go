@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -28,13 +26,11 @@ func validateCommand() *cli.Command {
 			}
 			path := c.Args().First()
 			if path == "" {
-				wd, _ := os.Getwd()
-				if path = hook.FindState(wd, os.Getenv("CLAUDE_PROJECT_DIR")); path == "" {
-					return fail("run it inside a project with a loop, or name the file: loophook validate path/to/state.json", "no .loop/state.json at or above %s", wd)
+				found, err := locateState("", "")
+				if err != nil {
+					return err
 				}
-				if rel, err := filepath.Rel(wd, path); err == nil {
-					path = rel
-				}
+				path = shown(found)
 			}
 			data, err := hook.ReadStateFile(path)
 			if err != nil {
@@ -48,7 +44,7 @@ func validateCommand() *cli.Command {
 			for _, p := range problems {
 				fmt.Fprintln(c.App.Writer, p)
 			}
-			return &failure{msg: fmt.Sprintf("%s is not a valid loop state (%d %s)", path, len(problems), plural(len(problems), "problem")), code: exitFinding}
+			return invalidState(path, len(problems))
 		},
 	}
 }
