@@ -127,10 +127,14 @@ func count(n int, one, many string) string {
 
 // InvalidContext tells an agent starting a session that its loop's state file
 // is broken, so it can repair it before the Stop hook insists.
-func InvalidContext(path string, problems []string) string {
+func InvalidContext(path string, problems []string, lim Limits) string {
 	shown := strings.Join(problems[:min(len(problems), MaxProblems)], "; ")
 	if extra := len(problems) - MaxProblems; extra > 0 {
 		shown += fmt.Sprintf("; … and %d more", extra)
 	}
-	return capReason(fmt.Sprintf("A loop is set up in %s, but the file is not a valid loop state: %s. Repair it so that `loophook validate` passes; until then the Stop hook keeps you working.", path, shown))
+	until := "until then the Stop hook keeps you working"
+	if lim.AllowInvalid {
+		until = "until then the Stop hook does not enforce the loop"
+	}
+	return capReason(fmt.Sprintf("A loop is set up in %s, but the file is not a valid loop state: %s. Repair it so that `loophook validate` passes; %s.", path, shown, until))
 }

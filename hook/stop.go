@@ -72,7 +72,7 @@ func SessionStart(o Options, stdin io.Reader, stdout, stderr io.Writer) {
 		}
 		switch {
 		case l.State == nil:
-			context = criteria.InvalidContext(o.display(path, in), l.Problems)
+			context = criteria.InvalidContext(o.display(path, in), l.Problems, o.Limits)
 		case l.State.Active():
 			context = criteria.Context(o.display(path, in), l.State, o.Limits)
 		}
@@ -179,7 +179,7 @@ func (o Options) display(path string, in Input) string {
 		return path
 	}
 	rel, err := filepath.Rel(dir, path)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return path
 	}
 	return rel
