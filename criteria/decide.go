@@ -169,7 +169,7 @@ func mustNot(s *State, _ Limits) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	sort.Strings(happened)
-	return stop(RuleMustNot, "a must-not condition happened: %s; stopping so a person can look", list(happened, budgetFor("a must-not condition happened: ; stopping so a person can look"))), true
+	return stop(RuleMustNot, "a must-not condition happened: %s; stopping so a person can look", list(happened, len(happened), budgetFor("a must-not condition happened: ; stopping so a person can look"))), true
 }
 
 func circuitOpen(s *State, lim Limits) (Verdict, bool) {
@@ -201,16 +201,16 @@ func guard(e Evaluation, lim Limits) (Verdict, bool) {
 }
 
 func unmet(s *State, path string, lim Limits) (Verdict, bool) {
-	missing := s.Unmet()
-	if len(missing) == 0 {
+	missing, n := s.Unmet(listable)
+	if n == 0 {
 		return Verdict{}, false
 	}
-	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(s, lim), len(missing), len(s.Criteria))
+	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(s, lim), n, len(s.Criteria))
 	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
 	if len(s.RemainingSteps) > 0 {
 		tail = ". Next step: " + clip(s.RemainingSteps[0]) + tail
 	}
-	return goOn(RuleUnmet, "%s%s%s", head, list(missing, budgetFor(head+tail)), tail), true
+	return goOn(RuleUnmet, "%s%s%s", head, list(missing, n, budgetFor(head+tail)), tail), true
 }
 
 func assumption(s *State, _ string, lim Limits) (Verdict, bool) {
@@ -225,7 +225,7 @@ func assumption(s *State, _ string, lim Limits) (Verdict, bool) {
 	}
 	head := fmt.Sprintf("%s: %s only assumed met: ", where(s, lim), count(len(assumed), "criterion is", "criteria are"))
 	tail := ". Verify them by execution output, observation, measurement or code review and record that verification in criteriaStatus"
-	return goOn(RuleAssumption, "%s%s%s", head, list(assumed, budgetFor(head+tail)), tail), true
+	return goOn(RuleAssumption, "%s%s%s", head, list(assumed, len(assumed), budgetFor(head+tail)), tail), true
 }
 
 func noExitSignal(s *State, path string, lim Limits) (Verdict, bool) {

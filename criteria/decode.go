@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -22,9 +24,12 @@ import (
 // The state's strings share data's memory rather than copying tens of
 // thousands of names: the caller must not change data afterwards.
 func Decode(data []byte) (s *State, ok bool) {
+	if len(data) > math.MaxUint32 {
+		return nil, false // spans could not say where its strings are
+	}
 	d := decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
 	s = &State{}
-	var entries []Criterion
+	var f filer
 	var seen uint32
 	ok = d.object(func(key []byte) bool {
 		bit, known := topLevel[string(key)]
@@ -39,9 +44,10 @@ func Decode(data []byte) (s *State, ok bool) {
 		case "spec":
 			return d.str(&s.Spec)
 		case "criteria":
-			return d.list(func(name string) { s.Criteria = appendDoubling(s.Criteria, Criterion{Name: name}) })
+			var names []span
+			return d.list(func(name []byte) { names = appendDoubling(names, d.span(name)) }) && f.list(d.text, names)
 		case "criteriaStatus":
-			return d.criteriaStatus(&entries, len(s.Criteria))
+			return d.criteriaStatus(&f)
 		case "exit_signal":
 			return d.boolean(&s.ExitSignal)
 		case "status":
@@ -84,7 +90,7 @@ func Decode(data []byte) (s *State, ok bool) {
 	if !ok || d.pos != len(d.data) {
 		return nil, false
 	}
-	return s, s.merge(entries)
+	return s, f.finish(s)
 }
 
 var topLevel = map[string]uint32{
@@ -94,88 +100,256 @@ var topLevel = map[string]uint32{
 	"remainingSteps": 1 << 12, "mustNot": 1 << 13, "mustNotStatus": 1 << 14, "session_id": 1 << 15,
 }
 
-// merge files the criteriaStatus entries, which may come before or after
-// criteria in the file; it fails on repeated criteria or entries. Names are
-// found through an open-addressing table of indexes, which for ten thousand
-// names costs a fraction of a map of strings.
-func (s *State) merge(entries []Criterion) bool {
+// filer files the criteriaStatus entries under the criteria they name, as
+// they are read. Names are found through an open-addressing table of
+// indexes, small enough to stay in the CPU's cache: for ten thousand names,
+// looking them up costs far less than a map of strings would. Entries read
+// before the criteria list wait in early until it comes. Repeated criteria
+// or entries make it fail.
+type filer struct {
+	text    string  // the document
+	names   []span  // the criteria list
+	status  []uint8 // by criterion: its entry, packed; 0 until one is read
+	seed    maphash.Seed
+	slots   []uint32 // 0 is empty; else a tag from the name's hash, then 1 + its index
+	index   uint32   // the bits of a slot that hold the index
+	mask    uint64   // len(slots) - 1
+	indexed bool
+	early   []entry // entries read before the criteria list
+	extra   []entry // entries for names the list does not have
+	extras  map[string]bool
+}
+
+// span is where a string is in the document: a criteria list of spans
+// takes half the fresh memory of one of strings.
+type span struct{ off, len uint32 }
+
+func (d *decoder) span(b []byte) span {
+	return span{uint32(cap(d.data) - cap(b)), uint32(len(b))}
+}
+
+func (f *filer) name(i int) string {
+	sp := f.names[i]
+	return f.text[sp.off : sp.off+sp.len]
+}
+
+// entry is one criteriaStatus entry; verification is 1 + its index in
+// Verifications, or 0 when it has none.
+type entry struct {
+	name         string
+	met          bool
+	verification uint8
+}
+
+func (e entry) pack() uint8 {
+	p := 1 | e.verification<<2
+	if e.met {
+		p |= 2
+	}
+	return p
+}
+
+func (e entry) criterion() Criterion {
+	c := Criterion{Name: e.name, Met: e.met}
+	if e.verification > 0 {
+		c.Verification = Verifications[e.verification-1]
+	}
+	return c
+}
+
+// list indexes the criteria list, and files the entries read so far.
+func (f *filer) list(text string, names []span) bool {
 	size := 1
-	for size < 2*len(s.Criteria) {
+	for size <= len(names)+len(names)/2 { // always an empty slot, where a search ends
 		size <<= 1
 	}
-	slots := make([]int32, size) // 1 + the index of the criterion filed there; 0 is empty
-	seed, mask := maphash.MakeSeed(), uint64(size-1)
-	find := func(name string) (slot uint64, found bool) {
-		for h := maphash.String(seed, name) & mask; ; h = (h + 1) & mask {
-			if i := slots[h]; i == 0 || s.Criteria[i-1].Name == name {
-				return h, i != 0
-			}
-		}
-	}
-	for i, c := range s.Criteria {
-		h, dup := find(c.Name)
-		if dup {
+	f.text, f.names, f.status = text, names, make([]uint8, len(names))
+	f.slots, f.mask, f.seed = make([]uint32, size), uint64(size-1), maphash.MakeSeed()
+	f.index = 1<<bits.Len(uint(len(names))) - 1
+	for i := range names {
+		slot, tag, found := f.find(f.name(i))
+		if found {
 			return false
 		}
-		slots[h] = int32(i + 1)
+		f.slots[slot] = tag | uint32(i+1)
 	}
-	filed := make([]bool, len(s.Criteria))
-	var extra []Criterion
-	var extraNames map[string]bool
-	for _, e := range entries {
-		if h, ok := find(e.Name); ok {
-			i := slots[h] - 1
-			if filed[i] {
-				return false
-			}
-			filed[i] = true
-			s.Criteria[i] = e
-			continue
+	f.indexed = true
+	early := f.early
+	f.early = nil
+	return f.fileAll(early)
+}
+
+// find returns the slot of the criterion named name, or the empty slot where
+// it would go, and the tag that name's slot holds.
+func (f *filer) find(name string) (slot uint64, tag uint32, found bool) {
+	h := maphash.String(f.seed, name)
+	tag = uint32(h>>32) &^ f.index
+	for slot = h & f.mask; ; slot = (slot + 1) & f.mask {
+		v := f.slots[slot]
+		if v == 0 {
+			return slot, tag, false
 		}
-		if extraNames == nil {
-			extraNames = map[string]bool{}
+		if v&^f.index == tag && f.name(int(v&f.index-1)) == name {
+			return slot, tag, true
 		}
-		if extraNames[e.Name] {
+	}
+}
+
+// file files one criteriaStatus entry, or keeps it for later when the
+// criteria list has not been read yet.
+func (f *filer) file(e entry) bool {
+	if !f.indexed {
+		f.early = appendDoubling(f.early, e)
+		return true
+	}
+	if slot, _, found := f.find(e.name); found {
+		i := f.slots[slot]&f.index - 1
+		if f.status[i] != 0 {
 			return false
 		}
-		extraNames[e.Name] = true
-		extra = append(extra, e)
+		f.status[i] = e.pack()
+		return true
 	}
-	sortByName(extra)
-	s.Criteria = append(s.Criteria, extra...)
+	if f.extras[e.name] {
+		return false
+	}
+	if f.extras == nil {
+		f.extras = map[string]bool{}
+	}
+	f.extras[e.name] = true
+	f.extra = append(f.extra, e)
 	return true
 }
 
-func (d *decoder) criteriaStatus(entries *[]Criterion, expect int) bool {
-	*entries = make([]Criterion, 0, expect)
-	return d.object(func(key []byte) bool {
-		e := Criterion{Name: d.cut(key)}
-		switch d.peek() {
-		case 't', 'f':
-			if !d.boolean(&e.Met) {
-				return false
-			}
-		case '{':
-			var hasMet bool
-			ok := d.object(func(key []byte) bool {
-				switch string(key) {
-				case "met":
-					hasMet = true
-					return d.boolean(&e.Met)
-				case "verification":
-					return d.str(&e.Verification) && slices.Contains(Verifications, e.Verification)
-				}
-				return d.skip(0)
-			})
-			if !ok || !hasMet {
-				return false
-			}
-		default:
+func (f *filer) fileAll(entries []entry) bool {
+	for _, e := range entries {
+		if !f.file(e) {
 			return false
 		}
-		*entries = appendDoubling(*entries, e)
+	}
+	return true
+}
+
+// finish makes s's criteria: the listed ones with their entries, then the
+// entries for names the list does not have, sorted by name.
+func (f *filer) finish(s *State) bool {
+	if !f.indexed && !f.list("", nil) {
+		return false
+	}
+	if len(f.names)+len(f.extra) == 0 {
 		return true
-	})
+	}
+	s.Criteria = make([]Criterion, len(f.names), len(f.names)+len(f.extra))
+	for i, p := range f.status {
+		s.Criteria[i] = entry{name: f.name(i), met: p&2 != 0, verification: p >> 2}.criterion()
+	}
+	slices.SortFunc(f.extra, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	for _, e := range f.extra {
+		s.Criteria = append(s.Criteria, e.criterion())
+	}
+	return true
+}
+
+// criteriaStatus reads the criteriaStatus object, filing each entry.
+func (d *decoder) criteriaStatus(f *filer) bool {
+	if !d.eat('{') {
+		return false
+	}
+	if d.eat('}') {
+		return true
+	}
+	for {
+		if !d.entry(f) {
+			return false
+		}
+		if d.eat('}') {
+			return true
+		}
+		if !d.eat(',') {
+			return false
+		}
+	}
+}
+
+// entry reads one criteriaStatus member and files it.
+func (d *decoder) entry(f *filer) bool {
+	key, ok := d.plain()
+	if !ok || !d.eat(':') {
+		return false
+	}
+	e := entry{name: d.cut(key)}
+	switch d.peek() {
+	case 't', 'f':
+		if !d.boolean(&e.met) {
+			return false
+		}
+	case '{':
+		if k := d.recent.match(d.data[d.pos:]); k >= 0 {
+			e.met, e.verification = d.recent.met[k], d.recent.verification[k]
+			d.pos += len(d.recent.raw[k])
+			break
+		}
+		start := d.pos
+		d.pos++
+		hasMet := false
+		for more := !d.eat('}'); more; {
+			k, ok := d.plain()
+			if !ok || !d.eat(':') {
+				return false
+			}
+			switch string(k) {
+			case "met":
+				hasMet = true
+				ok = d.boolean(&e.met)
+			case "verification":
+				var v string
+				i := -1
+				if d.str(&v) {
+					i = slices.Index(Verifications, v)
+				}
+				e.verification, ok = uint8(i+1), i >= 0
+			default:
+				ok = d.skip(0)
+			}
+			if more = !d.eat('}'); !ok || more && !d.eat(',') {
+				return false
+			}
+		}
+		if !hasMet {
+			return false
+		}
+		d.recent.add(d.data[start:d.pos], e)
+	default:
+		return false
+	}
+	return f.file(e)
+}
+
+// recent remembers the last few entry objects read, by their bytes. Most
+// entries are one of a handful of objects that are the same to the byte,
+// such as {"met": true, "verification": "execution output"}, and comparing
+// bytes costs less than reading them: the same bytes read the same.
+type recent struct {
+	raw          [4][]byte
+	met          [4]bool
+	verification [4]uint8
+	next         int
+}
+
+// match returns which remembered object data starts with, or -1.
+func (r *recent) match(data []byte) int {
+	for k, raw := range r.raw {
+		if len(raw) > 0 && bytes.HasPrefix(data, raw) {
+			return k
+		}
+	}
+	return -1
+}
+
+func (r *recent) add(raw []byte, e entry) {
+	k := r.next
+	r.raw[k], r.met[k], r.verification[k] = raw, e.met, e.verification
+	r.next = (k + 1) % len(r.raw)
 }
 
 func (d *decoder) circuitBreaker(stuck *float64) bool {
@@ -203,9 +377,10 @@ func (d *decoder) circuitBreaker(stuck *float64) bool {
 // decoder is a JSON reader over a byte slice; every method reports whether
 // what it read was there and of the expected shape.
 type decoder struct {
-	data []byte
-	text string // data, seen as a string, for cutting names from
-	pos  int
+	data   []byte
+	text   string // data, seen as a string, for cutting names from
+	pos    int
+	recent recent // criteriaStatus entry objects
 }
 
 // cut returns b, a slice of d.data as plain returns it, as a string without
@@ -219,14 +394,14 @@ func (d *decoder) cut(b []byte) string {
 const maxDepth = 512
 
 func (d *decoder) space() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
+	i := d.pos
+	for i < len(d.data) {
+		if c := d.data[i]; c > ' ' || c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+			break
 		}
+		i++
 	}
+	d.pos = i
 }
 
 func (d *decoder) peek() byte {
@@ -274,44 +449,56 @@ func (d *decoder) plain() ([]byte, bool) {
 		return nil, false
 	}
 	start := d.pos
-	end := bytes.IndexByte(d.data[start:], '"')
-	if end < 0 {
+	end, ok := plainEnd(d.data, start)
+	if !ok {
 		return nil, false
 	}
-	s := d.data[start : start+end]
-	d.pos = start + end + 1
-	if plainASCII(s) {
-		return s, true
-	}
-	for _, c := range s {
-		if c == '\\' || c < 0x20 {
-			return nil, false
-		}
-	}
-	return s, utf8.Valid(s)
+	d.pos = end + 1
+	return d.data[start:end], true
 }
 
-// plainASCII reports whether s is printable ASCII without a backslash,
-// eight bytes at a time: it is the common case for names.
-func plainASCII(s []byte) bool {
-	const lo, hi = 0x2020202020202020, 0x8080808080808080
-	if bytes.IndexByte(s, '\\') >= 0 {
-		return false
+// plainEnd returns the index of the quote that ends the string whose
+// contents start at data[i], or ok false when the string has an escape, a
+// control character or invalid UTF-8, or no end.
+func plainEnd(data []byte, i int) (end int, ok bool) {
+	n := bytes.IndexByte(data[i:], '"')
+	if n < 0 {
+		return 0, false
 	}
+	s := data[i : i+n]
+	if !plainASCII(s) {
+		for _, c := range s {
+			if c == '\\' || c < 0x20 {
+				return 0, false
+			}
+		}
+		if !utf8.Valid(s) {
+			return 0, false
+		}
+	}
+	return i + n, true
+}
+
+// plainASCII reports whether s is printable ASCII without a backslash. It
+// looks at eight bytes at a time: names are long, and mostly are.
+func plainASCII(s []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var special uint64
 	for len(s) >= 8 {
 		x := binary.LittleEndian.Uint64(s)
-		// A byte below 0x20 borrows into its high bit; one at or above 0x80 has it set.
-		if ((x-lo)|x)&hi != 0 {
-			return false
-		}
+		b := x ^ ('\\' * ones)
+		// A high bit set in any term flags a byte that is a backslash, below
+		// 0x20 (it borrows), or 0x80 and above. A borrow from a flagged byte
+		// can flag the next one too, which does not matter here.
+		special |= (b-ones)&^b | (x - ' '*ones) | x
 		s = s[8:]
 	}
 	for _, c := range s {
-		if c < 0x20 || c >= 0x80 {
+		if c == '\\' || c < 0x20 || c >= 0x80 {
 			return false
 		}
 	}
-	return true
+	return special&highs == 0
 }
 
 func (d *decoder) str(out *string) bool {
@@ -323,11 +510,11 @@ func (d *decoder) str(out *string) bool {
 }
 
 func (d *decoder) strs(out *[]string) bool {
-	return d.list(func(s string) { *out = append(*out, s) })
+	return d.list(func(s []byte) { *out = append(*out, d.cut(s)) })
 }
 
 // list reads an array of strings, handing each to add.
-func (d *decoder) list(add func(string)) bool {
+func (d *decoder) list(add func([]byte)) bool {
 	if !d.eat('[') {
 		return false
 	}
@@ -339,7 +526,7 @@ func (d *decoder) list(add func(string)) bool {
 		if !ok {
 			return false
 		}
-		add(d.cut(s))
+		add(s)
 		if d.eat(']') {
 			return true
 		}
@@ -518,11 +705,11 @@ func (d *decoder) skipString() bool {
 // appendDoubling appends, doubling the capacity when it runs out: append
 // grows a large slice by a quarter at a time, and for ten thousand criteria
 // the copies and fresh pages of those many steps cost more than reading them.
-func appendDoubling(list []Criterion, c Criterion) []Criterion {
+func appendDoubling[T any](list []T, x T) []T {
 	if len(list) == cap(list) {
-		grown := make([]Criterion, len(list), max(2*cap(list), 64))
+		grown := make([]T, len(list), max(2*cap(list), 64))
 		copy(grown, list)
 		list = grown
 	}
-	return append(list, c)
+	return append(list, x)
 }

@@ -17,25 +17,32 @@ const maxName = 200
 // list quotes names and joins them within n bytes, ending "… and N more" when
 // they do not all fit. Quoting keeps newlines, quotes and control characters
 // in a name from breaking the reason into lines.
-func list(names []string, n int) string {
+func list(names []string, total, n int) string {
 	var b strings.Builder
 	for i, name := range names {
 		item := strconv.Quote(clip(name))
 		more := ""
-		if rest := len(names) - i - 1; rest > 0 {
+		if rest := total - i - 1; rest > 0 {
 			more = fmt.Sprintf(" … and %d more", rest)
 		}
 		if i > 0 && b.Len()+2+len(item)+len(more) > n {
-			fmt.Fprintf(&b, " … and %d more", len(names)-i)
-			break
+			fmt.Fprintf(&b, " … and %d more", total-i)
+			return b.String()
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(item)
 	}
+	if rest := total - len(names); rest > 0 {
+		fmt.Fprintf(&b, " … and %d more", rest)
+	}
 	return b.String()
 }
+
+// listable is as many names as a list can show: each takes at least four
+// bytes ("" and a comma and space) of a reason's MaxReason.
+const listable = MaxReason / 4
 
 // budgetFor is the room a list has beside the fixed text around it.
 func budgetFor(fixed string) int {
@@ -108,8 +115,8 @@ func Context(path string, s *State, lim Limits) string {
 	if len(s.RemainingSteps) > 0 {
 		tail = " Next step: " + strconv.Quote(clip(s.RemainingSteps[0])) + "." + tail
 	}
-	if missing := s.Unmet(); len(missing) > 0 {
-		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", len(missing), len(s.Criteria), list(missing, budgetFor(b.String()+tail)))
+	if missing, n := s.Unmet(listable); n > 0 {
+		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, len(s.Criteria), list(missing, n, budgetFor(b.String()+tail)))
 	} else {
 		fmt.Fprintf(&b, " All %d criteria are met.", len(s.Criteria))
 	}

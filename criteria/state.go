@@ -48,15 +48,18 @@ func (s *State) Active() bool {
 	return s.LoopStatus == "" || s.LoopStatus == "in_progress" || s.LoopStatus == "active"
 }
 
-// Unmet lists the names of the criteria that are not met, in order.
-func (s *State) Unmet() []string {
-	var unmet []string
+// Unmet returns the names of the first max criteria that are not met, in
+// order, and how many are not met in all.
+func (s *State) Unmet(max int) (names []string, total int) {
 	for _, c := range s.Criteria {
 		if !c.Met {
-			unmet = append(unmet, c.Name)
+			if total < max {
+				names = append(names, c.Name)
+			}
+			total++
 		}
 	}
-	return unmet
+	return names, total
 }
 
 // FromDocument builds a State from a decoded JSON document that has passed

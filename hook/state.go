@@ -70,8 +70,14 @@ type Loaded struct {
 // LoadState reads and checks the state file at path. It never fails: what is
 // wrong with the file becomes Problems.
 func LoadState(path string) *Loaded {
+	return loadState(path, nil)
+}
+
+// loadState is LoadState, mapping a large file into memory when mapped is
+// not nil (see readStateFile).
+func loadState(path string, mapped *mappings) *Loaded {
 	l := &Loaded{Path: path}
-	data, err := ReadStateFile(path)
+	data, err := readStateFile(path, mapped)
 	if err != nil {
 		l.Fingerprint = "unreadable:" + err.Error()
 		l.Problems = []string{err.Error()}
@@ -115,6 +121,28 @@ func parseGeneral(data []byte) (state *criteria.State, problems []string, sessio
 // ReadStateFile reads a state file within the size cap, refusing what is not a
 // regular file; its errors say what is wrong with the file.
 func ReadStateFile(path string) ([]byte, error) {
+	return readStateFile(path, nil)
+}
+
+// mapFrom is the size from which the hook maps a state file into memory
+// rather than reading it: copying megabytes into fresh memory costs more
+// than the rest of an evaluation.
+const mapFrom = 256 << 10
+
+// mappings are the state files one evaluation has mapped into memory.
+type mappings [][]byte
+
+func (m *mappings) release() {
+	for _, data := range *m {
+		unmapFile(data)
+	}
+	*m = nil
+}
+
+// readStateFile is ReadStateFile; with mapped not nil, a file of mapFrom
+// bytes or more is mapped into memory and added to mapped, for the caller
+// to release once it is done with the bytes and all that points into them.
+func readStateFile(path string, mapped *mappings) ([]byte, error) {
 	// Stat before opening: opening a named pipe would block the turn.
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -133,6 +161,15 @@ func ReadStateFile(path string) ([]byte, error) {
 		return nil, openError(err)
 	}
 	defer f.Close()
+	if mapped != nil && fi.Size() >= mapFrom {
+		// The size of the file opened, which a rename may have replaced.
+		if fi, err := f.Stat(); err == nil && fi.Size() >= mapFrom && fi.Size() <= MaxState {
+			if data, err := mapFile(f, int(fi.Size())); err == nil {
+				*mapped = append(*mapped, data)
+				return data, nil
+			}
+		}
+	}
 	// One read of the size Stat gave, and one more byte to see it has not grown.
 	data := make([]byte, fi.Size()+1)
 	n, err := io.ReadFull(f, data)

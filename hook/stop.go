@@ -40,7 +40,7 @@ func Stop(o Options, stdin io.Reader, stdout, stderr io.Writer) {
 		if err != nil {
 			return criteria.Decide(criteria.Evaluation{BadInput: err.Error()}, o.Limits)
 		}
-		return Evaluate(o, in, true, stderr).Verdict
+		return evaluateMapped(o, in, stderr, loadState)
 	})
 	WriteJSON(stdout, o.Protocol.Stop(v))
 }
@@ -92,17 +92,46 @@ func safely(stderr io.Writer, f func() criteria.Verdict) (v criteria.Verdict) {
 	return f()
 }
 
+// evaluateMapped is the hook's evaluation, with a large state file mapped
+// into memory rather than read (see readStateFile): load is loadState, or a
+// test's stand-in. If another process truncates the file while it is
+// mapped, touching a page past its new end faults. So faults panic here,
+// and on one the evaluation runs again, reading the file as it now is; the
+// memory is written only after the last touch of the state. The verdict
+// returned shares no memory with the mapping, which is gone by then.
+func evaluateMapped(o Options, in Input, stderr io.Writer, load func(string, *mappings) *Loaded) (v criteria.Verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			fmt.Fprintf(stderr, "loophook: note: the state file changed while it was read (%v); reading it again\n", r)
+			v = evaluate(o, in, true, stderr, LoadState).Verdict
+		}
+	}()
+	var mapped mappings
+	defer mapped.release()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	v = evaluate(o, in, true, stderr, func(path string) *Loaded { return load(path, &mapped) }).Verdict
+	v.Reason = strings.Clone(v.Reason)
+	return v
+}
+
 // Evaluate runs one Stop evaluation for the input. With remember it updates
 // the session's memory under its lock, as the hook does; without, it only
 // reads the memory, as a person's dry run does.
 func Evaluate(o Options, in Input, remember bool, stderr io.Writer) Result {
+	return evaluate(o, in, remember, stderr, LoadState)
+}
+
+func evaluate(o Options, in Input, remember bool, stderr io.Writer, load func(string) *Loaded) Result {
 	r := Result{Session: in.SessionID}
 	path := o.statePath(in)
 	if path == "" {
 		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID}, o.Limits)
 		return r
 	}
-	l := LoadState(path)
+	l := load(path)
 	r.Loaded = l
 	e := criteria.Evaluation{
 		Path:           o.display(path, in),
