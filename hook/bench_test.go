@@ -59,18 +59,26 @@ func BenchmarkStop(b *testing.B) {
 	}
 }
 
+// BenchmarkParse parses states as tools write them: compact, and indented.
 func BenchmarkParse(b *testing.B) {
 	for _, n := range []int{20, 10_000} {
-		data := stateJSON(n)
-		b.Run(fmt.Sprintf("criteria=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, p, _ := Parse(data); p != nil {
-					b.Fatal(p)
+		compact := stateJSON(n)
+		var indented bytes.Buffer
+		must(b, json.Indent(&indented, compact, "", "  "))
+		for _, layout := range []struct {
+			name string
+			data []byte
+		}{{"compact", compact}, {"indented", indented.Bytes()}} {
+			b.Run(fmt.Sprintf("criteria=%d/%s", n, layout.name), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(layout.data)))
+				for b.Loop() {
+					if _, p, _ := Parse(layout.data); p != nil {
+						b.Fatal(p)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
