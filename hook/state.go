@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/schema"
@@ -70,21 +71,38 @@ type Loaded struct {
 // LoadState reads and checks the state file at path. It never fails: what is
 // wrong with the file becomes Problems.
 func LoadState(path string) *Loaded {
-	return loadState(path, nil)
+	return loadState(path, ReadStateFile)
 }
 
-// loadState is LoadState, mapping a large file into memory when mapped is
-// not nil (see readStateFile).
-func loadState(path string, mapped *mappings) *Loaded {
+// loadState is LoadState with the file's bytes from read.
+func loadState(path string, read func(string) ([]byte, error)) *Loaded {
 	l := &Loaded{Path: path}
-	data, err := readStateFile(path, mapped)
+	data, err := read(path)
 	if err != nil {
 		l.Fingerprint = "unreadable:" + err.Error()
 		l.Problems = []string{err.Error()}
 		return l
 	}
-	l.Fingerprint = fingerprint(data)
+	if len(data) < largeState {
+		l.Fingerprint = fingerprint(data)
+		l.State, l.Problems, l.Session = Parse(data)
+		return l
+	}
+	// A large state's fingerprint is computed beside the parse, on another
+	// CPU. In a mapped file both may fault (see evaluateMapped), so the
+	// fault is carried over to this goroutine.
+	var fault any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { fault = recover() }()
+		debug.SetPanicOnFault(true)
+		l.Fingerprint = fingerprint(data)
+	}()
 	l.State, l.Problems, l.Session = Parse(data)
+	if <-done; fault != nil {
+		panic(fault)
+	}
 	return l
 }
 
@@ -124,10 +142,11 @@ func ReadStateFile(path string) ([]byte, error) {
 	return readStateFile(path, nil)
 }
 
-// mapFrom is the size from which the hook maps a state file into memory
-// rather than reading it: copying megabytes into fresh memory costs more
-// than the rest of an evaluation.
-const mapFrom = 256 << 10
+// largeState is the size from which a state file is large. The hook maps a
+// large file into memory rather than reading it, since copying megabytes
+// into fresh memory costs more than the rest of an evaluation, and computes
+// its fingerprint beside the parse.
+const largeState = 256 << 10
 
 // mappings are the state files one evaluation has mapped into memory.
 type mappings [][]byte
@@ -139,7 +158,7 @@ func (m *mappings) release() {
 	*m = nil
 }
 
-// readStateFile is ReadStateFile; with mapped not nil, a file of mapFrom
+// readStateFile is ReadStateFile; with mapped not nil, a file of largeState
 // bytes or more is mapped into memory and added to mapped, for the caller
 // to release once it is done with the bytes and all that points into them.
 func readStateFile(path string, mapped *mappings) ([]byte, error) {
@@ -161,9 +180,9 @@ func readStateFile(path string, mapped *mappings) ([]byte, error) {
 		return nil, openError(err)
 	}
 	defer f.Close()
-	if mapped != nil && fi.Size() >= mapFrom {
+	if mapped != nil && fi.Size() >= largeState {
 		// The size of the file opened, which a rename may have replaced.
-		if fi, err := f.Stat(); err == nil && fi.Size() >= mapFrom && fi.Size() <= MaxState {
+		if fi, err := f.Stat(); err == nil && fi.Size() >= largeState && fi.Size() <= MaxState {
 			if data, err := mapFile(f, int(fi.Size())); err == nil {
 				*mapped = append(*mapped, data)
 				return data, nil

@@ -40,7 +40,7 @@ func Stop(o Options, stdin io.Reader, stdout, stderr io.Writer) {
 		if err != nil {
 			return criteria.Decide(criteria.Evaluation{BadInput: err.Error()}, o.Limits)
 		}
-		return evaluateMapped(o, in, stderr, loadState)
+		return evaluateMapped(o, in, stderr, loadMapped)
 	})
 	WriteJSON(stdout, o.Protocol.Stop(v))
 }
@@ -93,12 +93,11 @@ func safely(stderr io.Writer, f func() criteria.Verdict) (v criteria.Verdict) {
 }
 
 // evaluateMapped is the hook's evaluation, with a large state file mapped
-// into memory rather than read (see readStateFile): load is loadState, or a
-// test's stand-in. If another process truncates the file while it is
-// mapped, touching a page past its new end faults. So faults panic here,
-// and on one the evaluation runs again, reading the file as it now is; the
-// memory is written only after the last touch of the state. The verdict
-// returned shares no memory with the mapping, which is gone by then.
+// into memory rather than read: load is loadMapped, or a test's stand-in. If another process truncates the file while it is mapped,
+// touching a page past its new end faults. So faults panic here, and on one
+// the evaluation runs again, reading the file as it now is; the memory is
+// written only after the last touch of the state. The verdict returned
+// shares no memory with the mapping, which is gone by then.
 func evaluateMapped(o Options, in Input, stderr io.Writer, load func(string, *mappings) *Loaded) (v criteria.Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -115,6 +114,12 @@ func evaluateMapped(o Options, in Input, stderr io.Writer, load func(string, *ma
 	v = evaluate(o, in, true, stderr, func(path string) *Loaded { return load(path, &mapped) }).Verdict
 	v.Reason = strings.Clone(v.Reason)
 	return v
+}
+
+// loadMapped is LoadState, mapping a large file into memory and adding it
+// to mapped.
+func loadMapped(path string, mapped *mappings) *Loaded {
+	return loadState(path, func(path string) ([]byte, error) { return readStateFile(path, mapped) })
 }
 
 // Evaluate runs one Stop evaluation for the input. With remember it updates
