@@ -131,7 +131,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 			return v
 		}
 	}
-	return stop(RuleComplete, "loop complete at %s: %s met and exit_signal is true", where(s, lim), count(len(s.Criteria), "criterion", "criteria"))
+	return stop(RuleComplete, "loop complete at %s: %s met and exit_signal is true", where(s, lim), count(s.Criteria.Len(), "criterion", "criteria"))
 }
 
 // OtherSession reports whether a state bound to stateSession leaves the
@@ -205,7 +205,7 @@ func unmet(s *State, path string, lim Limits) (Verdict, bool) {
 	if n == 0 {
 		return Verdict{}, false
 	}
-	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(s, lim), n, len(s.Criteria))
+	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(s, lim), n, s.Criteria.Len())
 	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
 	if len(s.RemainingSteps) > 0 {
 		tail = ". Next step: " + clip(s.RemainingSteps[0]) + tail
@@ -215,7 +215,7 @@ func unmet(s *State, path string, lim Limits) (Verdict, bool) {
 
 func assumption(s *State, _ string, lim Limits) (Verdict, bool) {
 	var assumed []string
-	for _, c := range s.Criteria {
+	for c := range s.Criteria.All() {
 		if c.Met && c.Verification == "assumption" {
 			assumed = append(assumed, c.Name)
 		}

@@ -10,10 +10,12 @@ import (
 // states builds a state of n criteria, every other one met.
 func state(n int) *State {
 	s := &State{Iteration: 3, MaxIterations: 10, RemainingSteps: []string{"write the docs"}}
-	for i := range n {
+	list := make([]Criterion, n)
+	for i := range list {
 		name := fmt.Sprintf("criterion %d: the export command handles case %d as the spec says", i, i)
-		s.Criteria = append(s.Criteria, Criterion{Name: name, Met: i%2 == 0, Verification: "execution output"})
+		list[i] = Criterion{Name: name, Met: i%2 == 0, Verification: "execution output"}
 	}
+	s.Criteria = CriteriaOf(list...)
 	return s
 }
 
@@ -33,7 +35,7 @@ func TestReasonIsCapped(t *testing.T) {
 }
 
 func TestReasonKeepsNamesOnOneLine(t *testing.T) {
-	s := &State{Criteria: []Criterion{{Name: "a\nb"}, {Name: "quote\"d"}, {Name: "bell\a"}, {Name: "cut \xff"}}}
+	s := &State{Criteria: CriteriaOf(Criterion{Name: "a\nb"}, Criterion{Name: "quote\"d"}, Criterion{Name: "bell\a"}, Criterion{Name: "cut \xff"})}
 	v := Decide(Evaluation{Path: "p", State: s}, DefaultLimits())
 	if strings.ContainsAny(v.Reason, "\n\a") || !utf8.ValidString(v.Reason) {
 		t.Errorf("reason carries raw control characters or invalid UTF-8: %q", v.Reason)
@@ -47,7 +49,7 @@ func TestReasonKeepsNamesOnOneLine(t *testing.T) {
 
 func TestLongNameIsClipped(t *testing.T) {
 	long := strings.Repeat("é", 5000)
-	s := &State{Criteria: []Criterion{{Name: long}}}
+	s := &State{Criteria: CriteriaOf(Criterion{Name: long})}
 	v := Decide(Evaluation{Path: "p", State: s}, DefaultLimits())
 	if len(v.Reason) > MaxReason || !utf8.ValidString(v.Reason) || !strings.Contains(v.Reason, "…") {
 		t.Errorf("long name not clipped cleanly: %d bytes", len(v.Reason))

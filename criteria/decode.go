@@ -29,7 +29,7 @@ func Decode(data []byte) (s *State, ok bool) {
 	}
 	d := decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
 	s = &State{}
-	var f filer
+	f := filer{text: d.text}
 	var seen uint32
 	ok = d.object(func(key []byte) bool {
 		bit, known := topLevel[string(key)]
@@ -45,7 +45,7 @@ func Decode(data []byte) (s *State, ok bool) {
 			return d.str(&s.Spec)
 		case "criteria":
 			var names []span
-			return d.list(func(name []byte) { names = appendDoubling(names, d.span(name)) }) && f.list(d.text, names)
+			return d.list(func(name []byte) { names = appendDoubling(names, d.span(name)) }) && f.list(names)
 		case "criteriaStatus":
 			return d.criteriaStatus(&f)
 		case "exit_signal":
@@ -120,10 +120,6 @@ type filer struct {
 	extras  map[string]bool
 }
 
-// span is where a string is in the document: a criteria list of spans
-// takes half the fresh memory of one of strings.
-type span struct{ off, len uint32 }
-
 func (d *decoder) span(b []byte) span {
 	return span{uint32(cap(d.data) - cap(b)), uint32(len(b))}
 }
@@ -137,33 +133,23 @@ func (f *filer) name(i int) string {
 // Verifications, or 0 when it has none.
 type entry struct {
 	name         string
+	at           span // where name is in the document
 	met          bool
 	verification uint8
 }
 
-func (e entry) pack() uint8 {
-	p := 1 | e.verification<<2
-	if e.met {
-		p |= 2
-	}
-	return p
-}
+// filed marks a packed entry in a filer's status: it has been read.
+const filed = 0x80
 
-func (e entry) criterion() Criterion {
-	c := Criterion{Name: e.name, Met: e.met}
-	if e.verification > 0 {
-		c.Verification = Verifications[e.verification-1]
-	}
-	return c
-}
+func (e entry) pack() uint8 { return pack(e.met, int(e.verification)) | filed }
 
 // list indexes the criteria list, and files the entries read so far.
-func (f *filer) list(text string, names []span) bool {
+func (f *filer) list(names []span) bool {
 	size := 1
 	for size <= len(names)+len(names)/2 { // always an empty slot, where a search ends
 		size <<= 1
 	}
-	f.text, f.names, f.status = text, names, make([]uint8, len(names))
+	f.names, f.status = names, make([]uint8, len(names))
 	f.slots, f.mask, f.seed = make([]uint32, size), uint64(size-1), maphash.MakeSeed()
 	f.index = 1<<bits.Len(uint(len(names))) - 1
 	for i := range names {
@@ -204,7 +190,7 @@ func (f *filer) file(e entry) bool {
 	}
 	if slot, _, found := f.find(e.name); found {
 		i := f.slots[slot]&f.index - 1
-		if f.status[i] != 0 {
+		if f.status[i]&filed != 0 {
 			return false
 		}
 		f.status[i] = e.pack()
@@ -231,22 +217,21 @@ func (f *filer) fileAll(entries []entry) bool {
 }
 
 // finish makes s's criteria: the listed ones with their entries, then the
-// entries for names the list does not have, sorted by name.
+// entries for names the list does not have, sorted by name. They share the
+// document's memory.
 func (f *filer) finish(s *State) bool {
-	if !f.indexed && !f.list("", nil) {
+	if !f.indexed && !f.list(nil) {
 		return false
 	}
 	if len(f.names)+len(f.extra) == 0 {
 		return true
 	}
-	s.Criteria = make([]Criterion, len(f.names), len(f.names)+len(f.extra))
-	for i, p := range f.status {
-		s.Criteria[i] = entry{name: f.name(i), met: p&2 != 0, verification: p >> 2}.criterion()
-	}
 	slices.SortFunc(f.extra, func(a, b entry) int { return strings.Compare(a.name, b.name) })
 	for _, e := range f.extra {
-		s.Criteria = append(s.Criteria, e.criterion())
+		f.names = append(f.names, e.at)
+		f.status = append(f.status, e.pack())
 	}
+	s.Criteria = Criteria{text: f.text, names: f.names, status: f.status}
 	return true
 }
 
@@ -277,7 +262,7 @@ func (d *decoder) entry(f *filer) bool {
 	if !ok || !d.eat(':') {
 		return false
 	}
-	e := entry{name: d.cut(key)}
+	e := entry{name: d.cut(key), at: d.span(key)}
 	switch d.peek() {
 	case 't', 'f':
 		if !d.boolean(&e.met) {

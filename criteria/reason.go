@@ -116,9 +116,9 @@ func Context(path string, s *State, lim Limits) string {
 		tail = " Next step: " + strconv.Quote(clip(s.RemainingSteps[0])) + "." + tail
 	}
 	if missing, n := s.Unmet(listable); n > 0 {
-		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, len(s.Criteria), list(missing, n, budgetFor(b.String()+tail)))
+		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, s.Criteria.Len(), list(missing, n, budgetFor(b.String()+tail)))
 	} else {
-		fmt.Fprintf(&b, " All %d criteria are met.", len(s.Criteria))
+		fmt.Fprintf(&b, " All %d criteria are met.", s.Criteria.Len())
 	}
 	b.WriteString(tail)
 	return capReason(b.String())

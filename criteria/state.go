@@ -16,10 +16,8 @@ var Statuses = []string{"in_progress", "active", "paused", "complete", "complete
 
 // State is the agent's .loop/state.json, as far as the rules need it.
 type State struct {
-	Spec string
-	// Criteria are the criteria as listed, then the criteriaStatus entries
-	// that the list does not name, sorted by name.
-	Criteria       []Criterion
+	Spec           string
+	Criteria       Criteria
 	ExitSignal     bool
 	LoopStatus     string // "" means in_progress
 	Iteration      float64
@@ -51,10 +49,10 @@ func (s *State) Active() bool {
 // Unmet returns the names of the first max criteria that are not met, in
 // order, and how many are not met in all.
 func (s *State) Unmet(max int) (names []string, total int) {
-	for _, c := range s.Criteria {
-		if !c.Met {
+	for i, p := range s.Criteria.status {
+		if p&1 == 0 {
 			if total < max {
-				names = append(names, c.Name)
+				names = append(names, s.Criteria.At(i).Name)
 			}
 			total++
 		}
@@ -85,11 +83,12 @@ func FromDocument(doc map[string]any) *State {
 	if cb, ok := doc["circuitBreaker"].(map[string]any); ok {
 		s.StuckCount = num(cb["stuckCount"])
 	}
+	var list []Criterion
 	index := map[string]int{}
 	for _, name := range strs(doc["criteria"]) {
 		if _, dup := index[name]; !dup {
-			index[name] = len(s.Criteria)
-			s.Criteria = append(s.Criteria, Criterion{Name: name})
+			index[name] = len(list)
+			list = append(list, Criterion{Name: name})
 		}
 	}
 	cs, _ := doc["criteriaStatus"].(map[string]any)
@@ -105,13 +104,15 @@ func FromDocument(doc map[string]any) *State {
 			continue
 		}
 		if i, ok := index[name]; ok {
-			s.Criteria[i] = c
+			list[i] = c
 		} else {
 			extra = append(extra, c)
 		}
 	}
-	sortByName(extra)
-	s.Criteria = append(s.Criteria, extra...)
+	slices.SortFunc(extra, func(a, b Criterion) int { return strings.Compare(a.Name, b.Name) })
+	if list = append(list, extra...); len(list) > 0 {
+		s.Criteria = CriteriaOf(list...)
+	}
 	if ms, ok := doc["mustNotStatus"].(map[string]any); ok {
 		s.MustNotStatus = map[string]bool{}
 		for k, v := range ms {
@@ -143,8 +144,4 @@ func strs(v any) []string {
 		}
 	}
 	return out
-}
-
-func sortByName(cs []Criterion) {
-	slices.SortFunc(cs, func(a, b Criterion) int { return strings.Compare(a.Name, b.Name) })
 }

@@ -28,7 +28,7 @@ func TestMappedAgreesWithRead(t *testing.T) {
 
 	var mapped mappings
 	l := loadMapped(path, &mapped)
-	if len(mapped) != 1 || l.State == nil || len(l.State.Criteria) != 3000 {
+	if len(mapped) != 1 || l.State == nil || l.State.Criteria.Len() != 3000 {
 		t.Fatalf("mapped %d files; state %v, problems %q", len(mapped), l.State != nil, l.Problems)
 	}
 	mapped.release()

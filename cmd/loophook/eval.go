@@ -125,7 +125,7 @@ func evalJSON(r hook.Result) evalResult {
 		out.State = r.Loaded.Path
 		out.Problems = r.Loaded.Problems
 		if s := r.Loaded.State; s != nil {
-			for _, c := range s.Criteria {
+			for c := range s.Criteria.All() {
 				out.Criteria = append(out.Criteria, criterionJSON(c))
 			}
 		}
@@ -149,7 +149,7 @@ func printEval(w io.Writer, r hook.Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if r.Loaded == nil || r.Loaded.State == nil || len(r.Loaded.State.Criteria) == 0 {
+	if r.Loaded == nil || r.Loaded.State == nil || r.Loaded.State.Criteria.Len() == 0 {
 		return nil
 	}
 	fmt.Fprintln(w)
@@ -160,7 +160,7 @@ func printEval(w io.Writer, r hook.Result) error {
 func criteriaTable(w io.Writer, s *criteria.State) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CRITERION\tMET\tVERIFICATION")
-	for _, c := range s.Criteria {
+	for c := range s.Criteria.All() {
 		met, how := "no", c.Verification
 		if c.Met {
 			met = "yes"

@@ -16,7 +16,7 @@ func TestNewStatePassesTheSchema(t *testing.T) {
 		t.Fatalf("the new state is invalid: %q\n%s", problems, encode(doc))
 	}
 	_, unmet := s.Unmet(0)
-	if s.Spec != `add "--json", <fast> & right` || len(s.Criteria) != 2 || unmet != 2 ||
+	if s.Spec != `add "--json", <fast> & right` || s.Criteria.Len() != 2 || unmet != 2 ||
 		s.Iteration != 0 || s.MaxIterations != 3 || !s.Active() || s.ExitSignal ||
 		len(s.RemainingSteps) != 2 || len(s.CompletedSteps) != 0 || s.StuckCount != 0 {
 		t.Errorf("the new state reads back as %+v", s)

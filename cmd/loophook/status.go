@@ -182,7 +182,7 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 	if s.HasBudget {
 		l.Budget = &s.Budget
 	}
-	for _, c := range s.Criteria {
+	for c := range s.Criteria.All() {
 		l.Criteria = append(l.Criteria, criterionJSON(c))
 	}
 	st.Loop = l
