@@ -29,7 +29,7 @@ func Decode(data []byte) (s *State, ok bool) {
 	}
 	d := decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
 	s = &State{}
-	f := filer{text: d.text}
+	f := filer{data: d.data, text: d.text}
 	var seen uint32
 	ok = d.object(func(key []byte) bool {
 		bit, known := topLevel[string(key)]
@@ -44,8 +44,10 @@ func Decode(data []byte) (s *State, ok bool) {
 		case "spec":
 			return d.str(&s.Spec)
 		case "criteria":
+			// Names are checked when finished: most are the same bytes as
+			// a criteriaStatus entry's name, which is checked as it is read.
 			var names []span
-			return d.list(func(name []byte) { names = appendDoubling(names, d.span(name)) }) && f.list(names)
+			return d.listOf(d.quoted, func(name []byte) { names = appendDoubling(names, d.span(name)) }) && f.list(names)
 		case "criteriaStatus":
 			return d.criteriaStatus(&f)
 		case "exit_signal":
@@ -107,7 +109,8 @@ var topLevel = map[string]uint32{
 // before the criteria list wait in early until it comes. Repeated criteria
 // or entries make it fail.
 type filer struct {
-	text    string  // the document
+	data    []byte  // the document
+	text    string  // the same, as a string
 	names   []span  // the criteria list
 	status  []uint8 // by criterion: its entry, packed; 0 until one is read
 	seed    maphash.Seed
@@ -222,6 +225,11 @@ func (f *filer) fileAll(entries []entry) bool {
 func (f *filer) finish(s *State) bool {
 	if !f.indexed && !f.list(nil) {
 		return false
+	}
+	for i, p := range f.status {
+		if sp := f.names[i]; p&filed == 0 && !plainBytes(f.data[sp.off:sp.off+sp.len]) {
+			return false // a name no entry vouches for, and not a plain string
+		}
 	}
 	if len(f.names)+len(f.extra) == 0 {
 		return true
@@ -430,38 +438,37 @@ func (d *decoder) object(member func(key []byte) bool) bool {
 // plain reads a string with no escapes and valid UTF-8, and returns its
 // bytes, which alias the document.
 func (d *decoder) plain() ([]byte, bool) {
+	s, ok := d.quoted()
+	return s, ok && plainBytes(s)
+}
+
+// quoted reads a string up to the next quote, and returns its bytes, which
+// alias the document; the caller must check them with plainBytes.
+func (d *decoder) quoted() ([]byte, bool) {
 	if !d.eat('"') {
 		return nil, false
 	}
 	start := d.pos
-	end, ok := plainEnd(d.data, start)
-	if !ok {
+	n := bytes.IndexByte(d.data[start:], '"')
+	if n < 0 {
 		return nil, false
 	}
-	d.pos = end + 1
-	return d.data[start:end], true
+	d.pos = start + n + 1
+	return d.data[start : start+n], true
 }
 
-// plainEnd returns the index of the quote that ends the string whose
-// contents start at data[i], or ok false when the string has an escape, a
-// control character or invalid UTF-8, or no end.
-func plainEnd(data []byte, i int) (end int, ok bool) {
-	n := bytes.IndexByte(data[i:], '"')
-	if n < 0 {
-		return 0, false
+// plainBytes reports whether s, what is between a string's quotes, has no
+// escape or control character and is valid UTF-8.
+func plainBytes(s []byte) bool {
+	if plainASCII(s) {
+		return true
 	}
-	s := data[i : i+n]
-	if !plainASCII(s) {
-		for _, c := range s {
-			if c == '\\' || c < 0x20 {
-				return 0, false
-			}
-		}
-		if !utf8.Valid(s) {
-			return 0, false
+	for _, c := range s {
+		if c == '\\' || c < 0x20 {
+			return false
 		}
 	}
-	return i + n, true
+	return utf8.Valid(s)
 }
 
 // plainASCII reports whether s is printable ASCII without a backslash. It
@@ -500,6 +507,11 @@ func (d *decoder) strs(out *[]string) bool {
 
 // list reads an array of strings, handing each to add.
 func (d *decoder) list(add func([]byte)) bool {
+	return d.listOf(d.plain, add)
+}
+
+// listOf reads an array of strings with read, handing each to add.
+func (d *decoder) listOf(read func() ([]byte, bool), add func([]byte)) bool {
 	if !d.eat('[') {
 		return false
 	}
@@ -507,7 +519,7 @@ func (d *decoder) list(add func([]byte)) bool {
 		return true
 	}
 	for {
-		s, ok := d.plain()
+		s, ok := read()
 		if !ok {
 			return false
 		}

@@ -25,6 +25,9 @@ var parseSeeds = []string{
 	`{"mustNotStatus":{"a":true,"a":false}}`,
 	`{"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
 	`{"criteria":["a"]} x`, `{"criteria":["a"],}`, `{"a":01}`, `{"a":"\x"}`, `{"a":"\u12"}`,
+	// Listed names that no entry vouches for, and that are not plain.
+	"{\"criteria\":[\"a\x01\"]}", "{\"criteria\":[\"a\xff\"],\"criteriaStatus\":{\"b\":true}}",
+	`{"criteria":["a\\"]}`, `{"criteria":["a\"b"]}`, `{"criteria":["a\\"],"criteriaStatus":{"a\\":true}}`,
 }
 
 // TestDecodeAgreesWithGeneral holds the fast path to the general one: when it
