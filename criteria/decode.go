@@ -32,10 +32,11 @@ func Decode(data []byte) (s *State, ok bool) {
 	f := filer{data: d.data, text: d.text}
 	var seen uint32
 	ok = d.object(func(key []byte) bool {
-		bit, known := topLevel[string(key)]
-		if !known {
+		field := slices.Index(fields[:], string(key))
+		if field < 0 {
 			return d.skip(0)
 		}
+		bit := uint32(1) << field
 		if seen&bit != 0 {
 			return false // a repeated field: let the general path decide
 		}
@@ -95,12 +96,11 @@ func Decode(data []byte) (s *State, ok bool) {
 	return s, f.finish(s)
 }
 
-var topLevel = map[string]uint32{
-	"spec": 1 << 0, "criteria": 1 << 1, "criteriaStatus": 1 << 2, "exit_signal": 1 << 3,
-	"status": 1 << 4, "iteration": 1 << 5, "maxIterations": 1 << 6, "cost": 1 << 7,
-	"budget": 1 << 8, "circuitBreaker": 1 << 9, "steps": 1 << 10, "completedSteps": 1 << 11,
-	"remainingSteps": 1 << 12, "mustNot": 1 << 13, "mustNotStatus": 1 << 14, "session_id": 1 << 15,
-}
+// fields are the top-level fields the decoder reads; the rest it skips.
+// (A map would be built at the start of every hook call.)
+var fields = [...]string{"spec", "criteria", "criteriaStatus", "exit_signal", "status", "iteration",
+	"maxIterations", "cost", "budget", "circuitBreaker", "steps", "completedSteps", "remainingSteps",
+	"mustNot", "mustNotStatus", "session_id"}
 
 // filer files the criteriaStatus entries under the criteria they name, as
 // they are read. Names are found through an open-addressing table of

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -339,11 +338,13 @@ func splitProgram(cmd string) (prog, rest string, ok bool) {
 	return b.String(), "", b.Len() > 0
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+// shellSafe are the bytes a word needs no quotes for. (A regular
+// expression would be compiled at the start of every hook call.)
+const shellSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
 
 // shellQuote quotes a path for the shell Claude Code runs hook commands in.
 func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if s != "" && strings.Trim(s, shellSafe) == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
