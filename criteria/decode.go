@@ -112,7 +112,7 @@ type filer struct {
 	data    []byte  // the document
 	text    string  // the same, as a string
 	names   []span  // the criteria list
-	status  []uint8 // by criterion: its entry, packed; 0 until one is read
+	status  []uint8 // by criterion: its entry, packed (see pack), with filed set once read
 	seed    maphash.Seed
 	slots   []uint32 // 0 is empty; else a tag from the name's hash, then 1 + its index
 	index   uint32   // the bits of a slot that hold the index

@@ -93,11 +93,12 @@ func safely(stderr io.Writer, f func() criteria.Verdict) (v criteria.Verdict) {
 }
 
 // evaluateMapped is the hook's evaluation, with a large state file mapped
-// into memory rather than read: load is loadMapped, or a test's stand-in. If another process truncates the file while it is mapped,
-// touching a page past its new end faults. So faults panic here, and on one
-// the evaluation runs again, reading the file as it now is; the memory is
-// written only after the last touch of the state. The verdict returned
-// shares no memory with the mapping, which is gone by then.
+// into memory rather than read: load is loadMapped, or a test's stand-in.
+// If another process truncates the file while it is mapped, touching a page
+// past its new end faults. So faults panic here, and on one the evaluation
+// runs again, reading the file as it now is; the memory is written only
+// after the last touch of the state. The verdict returned shares no memory
+// with the mapping, which is gone by then.
 func evaluateMapped(o Options, in Input, stderr io.Writer, load func(string, *mappings) *Loaded) (v criteria.Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
