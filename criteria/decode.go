@@ -127,16 +127,14 @@ func (d *decoder) span(b []byte) span {
 	return span{uint32(cap(d.data) - cap(b)), uint32(len(b))}
 }
 
-func (f *filer) name(i int) string {
-	sp := f.names[i]
-	return f.text[sp.off : sp.off+sp.len]
-}
+func (f *filer) name(i int) string { return f.span(f.names[i]) }
+
+func (f *filer) span(sp span) string { return f.text[sp.off : sp.off+sp.len] }
 
 // entry is one criteriaStatus entry; verification is 1 + its index in
 // Verifications, or 0 when it has none.
 type entry struct {
-	name         string
-	at           span // where name is in the document
+	at           span // where its name is in the document
 	met          bool
 	verification uint8
 }
@@ -191,7 +189,8 @@ func (f *filer) file(e entry) bool {
 		f.early = appendDoubling(f.early, e)
 		return true
 	}
-	if slot, _, found := f.find(e.name); found {
+	name := f.span(e.at)
+	if slot, _, found := f.find(name); found {
 		i := f.slots[slot]&f.index - 1
 		if f.status[i]&filed != 0 {
 			return false
@@ -199,13 +198,13 @@ func (f *filer) file(e entry) bool {
 		f.status[i] = e.pack()
 		return true
 	}
-	if f.extras[e.name] {
+	if f.extras[name] {
 		return false
 	}
 	if f.extras == nil {
 		f.extras = map[string]bool{}
 	}
-	f.extras[e.name] = true
+	f.extras[name] = true
 	f.extra = append(f.extra, e)
 	return true
 }
@@ -234,7 +233,7 @@ func (f *filer) finish(s *State) bool {
 	if len(f.names)+len(f.extra) == 0 {
 		return true
 	}
-	slices.SortFunc(f.extra, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(f.extra, func(a, b entry) int { return strings.Compare(f.span(a.at), f.span(b.at)) })
 	for _, e := range f.extra {
 		f.names = append(f.names, e.at)
 		f.status = append(f.status, e.pack())
@@ -270,7 +269,7 @@ func (d *decoder) entry(f *filer) bool {
 	if !ok || !d.eat(':') {
 		return false
 	}
-	e := entry{name: d.cut(key), at: d.span(key)}
+	e := entry{at: d.span(key)}
 	switch d.peek() {
 	case 't', 'f':
 		if !d.boolean(&e.met) {
