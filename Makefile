@@ -38,7 +38,7 @@ lint:
 ## bench: time whole-process loophook stop against the floor, and the Go benchmarks
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./criteria ./schema ./hook
-	$(GO) run ./cmd/benchhook -tags $(TAGS)
+	$(GO) run ./internal/benchhook -tags $(TAGS)
 
 ## fuzz: run each fuzz target for FUZZTIME
 fuzz:

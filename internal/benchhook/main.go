@@ -1,5 +1,5 @@
 // Command benchhook times `loophook stop` against the floor, a Go program
-// that only decodes its stdin JSON and prints a fixed verdict (cmd/floor).
+// that only decodes its stdin JSON and prints a fixed verdict (internal/floor).
 //
 // A Stop hook runs at the end of every turn, so loophook must cost little
 // more than any Go process would: the goal is at most 1.5× the floor,
@@ -15,12 +15,12 @@
 //
 // Run it from the module's root:
 //
-//	go run ./cmd/benchhook                  # every case, 200 runs each
-//	go run ./cmd/benchhook -markdown        # the table as Markdown
-//	go run ./cmd/benchhook -cases typical,large -n 500
-//	go run ./cmd/benchhook -bin ./loophook  # a prebuilt loophook
-//	go run ./cmd/benchhook -keep /tmp/bh    # keep (and reuse) the 1 GB transcript
-//	go run ./cmd/benchhook -v               # p90, min and CPU time too
+//	go run ./internal/benchhook                  # every case, 200 runs each
+//	go run ./internal/benchhook -markdown        # the table as Markdown
+//	go run ./internal/benchhook -cases typical,large -n 500
+//	go run ./internal/benchhook -bin ./loophook  # a prebuilt loophook
+//	go run ./internal/benchhook -keep /tmp/bh    # keep (and reuse) the 1 GB transcript
+//	go run ./internal/benchhook -v               # p90, min and CPU time too
 //
 // Cases: "no state" (a git work tree without .loop), "typical" (20
 // criteria, half met), "large" (10,000 criteria, several MB of state),
@@ -93,7 +93,7 @@ func run() int {
 	flag.IntVar(&o.warmup, "warmup", 5, "warm-up runs per case of each program, not counted")
 	flag.StringVar(&o.cases, "cases", "", "comma-separated cases to run (default all): no-state, typical, large, marker-1KB, marker-1GB")
 	flag.StringVar(&o.bin, "bin", "", "use this prebuilt loophook instead of building ./cmd/loophook")
-	flag.StringVar(&o.floor, "floor", "", "use this prebuilt floor instead of building ./cmd/floor")
+	flag.StringVar(&o.floor, "floor", "", "use this prebuilt floor instead of building ./internal/floor")
 	flag.BoolVar(&o.markdown, "markdown", false, "print the result as a Markdown table")
 	flag.StringVar(&o.keep, "keep", "", "write the cases under `DIR` and keep them; the big transcript is reused when already there")
 	flag.StringVar(&o.big, "big", "1GB", "size of the big transcript (KB, MB, GB are powers of 1024)")
@@ -102,7 +102,7 @@ func run() int {
 	flag.BoolVar(&o.checkVerdict, "check-verdict", true, "fail when loophook's ok differs from the case's expected verdict")
 	flag.StringVar(&o.tags, "tags", "urfave_cli_no_docs", "build tags for go build, as the Makefile builds loophook")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./cmd/benchhook [flags]\n\nTimes `loophook stop` against the floor (cmd/floor), run alternately with the same stdin.\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./internal/benchhook [flags]\n\nTimes `loophook stop` against the floor (internal/floor), run alternately with the same stdin.\n\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -273,7 +273,7 @@ func binaries(o options, tmp string) (loophook, floor string, err error) {
 		pkgs = append(pkgs, "./cmd/loophook")
 	}
 	if floor == "" {
-		pkgs = append(pkgs, "./cmd/floor")
+		pkgs = append(pkgs, "./internal/floor")
 	}
 	for _, p := range []*string{&loophook, &floor} {
 		if *p == "" {
@@ -346,7 +346,7 @@ func moduleRoot() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("not inside the %s module: run benchhook from its checkout (go run ./cmd/benchhook), or give -bin and -floor", modulePath)
+			return "", fmt.Errorf("not inside the %s module: run benchhook from its checkout (go run ./internal/benchhook), or give -bin and -floor", modulePath)
 		}
 		dir = parent
 	}
