@@ -20,11 +20,13 @@ install:
 	@$(BIN) eval --state schema/example.json; test $$? -le 1
 	@command -v loophook >/dev/null || echo "hint: add $(dir $(BIN)) to your PATH"
 
-## test: everything CI runs: vet, the unit tests and testscripts with the race detector, the fuzz seeds, and the end-to-end suite on the real Claude Code
+## test: everything CI runs: vet, the unit tests, testscripts and fuzz seeds (the race detector where there is concurrency), and the end-to-end suite on the real Claude Code
 test: lint unit e2e
 
+## unit: the unit tests, fuzz seeds and testscripts; the race detector where there is concurrency (the memory, its lock, concurrent stops)
 unit:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 -run 'Concurrent|Killed|Panic|FIFO|Lock|Atomic' ./hook
 
 ## e2e: the end-to-end suite on the real Claude Code binary (fetched once, cached)
 e2e:
@@ -45,7 +47,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadInput -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzTranscriptTail -fuzztime $(FUZZTIME) ./hook
-	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./hook
+	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzValidate -fuzztime $(FUZZTIME) ./schema
 
 clean:

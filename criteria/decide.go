@@ -1,7 +1,6 @@
 package criteria
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
@@ -26,6 +25,9 @@ const (
 	RuleNoExitSignal   Rule = "no-exit-signal"
 	RuleNoMarker       Rule = "no-marker"
 	RuleComplete       Rule = "complete"
+	// RuleInternalError is not a rule of the spec: loophook itself failed,
+	// and a broken hook must not trap a session.
+	RuleInternalError Rule = "internal-error"
 )
 
 // Ends reports whether the rule ends a loop that was under way, which a person
@@ -37,9 +39,6 @@ func (r Rule) Ends() bool {
 	}
 	return false
 }
-
-// MaxProblems is how many schema problems a reason names.
-const MaxProblems = 5
 
 // Marker is what the agent's last message must contain under --require-marker.
 const Marker = "<loop-complete>"
@@ -61,7 +60,7 @@ type Verdict struct {
 // Limits are the person's settings for the rules.
 type Limits struct {
 	StuckLimit    int  // circuit-open at stuckCount >= StuckLimit
-	MaxIterations int  // when the state sets no maxIterations
+	MaxIterations int  // when the loop sets no maxIterations
 	GuardLimit    int  // guard at this many unchanged stops in a row
 	AllowInvalid  bool // --on-invalid allow
 	RequireMarker bool
@@ -77,7 +76,7 @@ type Evaluation struct {
 	BadInput string // why the hook input could not be read; "" if it could
 
 	Path     string   // the state file as the reason names it; "" when there is none
-	State    *State   // the parsed state; nil when there is no state file or it is invalid
+	Loop     *Loop    // nil when there is no state file or it is invalid
 	Problems []string // why the state file is invalid, as "pointer: message" lines
 	// StateSession is the state's session_id when the file parses as JSON,
 	// even if it fails the schema, so another session's broken loop stays theirs.
@@ -86,43 +85,40 @@ type Evaluation struct {
 	SessionID      string // the hook input's session
 	StopHookActive bool
 	// Unchanged counts the consecutive evaluations of this session, this one
-	// included, with stop_hook_active true and the state's bytes unchanged.
+	// included, with stop_hook_active true and no progress in the state.
 	Unchanged int
 	// LastMessage returns the agent's last message; it is called only when
-	// rule no-marker needs it, because reading a transcript costs.
+	// a rule needs it, because reading a transcript costs.
 	LastMessage func() (string, error)
 }
 
 // Decide applies the rules in order; the first that matches decides.
 func Decide(e Evaluation, lim Limits) Verdict {
-	if e.BadInput != "" {
-		return stop(RuleBadInput, "the hook could not read its input (%s); letting the agent stop", e.BadInput)
-	}
-	if e.Path == "" {
-		return stop(RuleNoState, "no loop: no .loop/state.json here")
-	}
-	if OtherSession(e.StateSession, e.SessionID) {
-		return stop(RuleOtherSession, "the loop in %s belongs to session %s, not this one", e.Path, clip(e.StateSession))
-	}
-	if e.State == nil {
-		// The guard comes first here too, so a state the agent never repairs
-		// cannot trap the session.
+	switch {
+	case e.BadInput != "":
+		return stop(RuleBadInput, reasonBadInput(e.BadInput))
+	case e.Path == "":
+		return stop(RuleNoState, reasonNoState())
+	case OtherSession(e.StateSession, e.SessionID):
+		return stop(RuleOtherSession, reasonOtherSession(e.Path, e.StateSession))
+	case e.Loop == nil:
+		// The guard comes first here too, so a state the agent never
+		// repairs cannot trap the session.
 		if v, ok := guard(e, lim); ok {
 			return v
 		}
 		return invalid(e, lim)
 	}
-	s := e.State
-	for _, rule := range []func(*State, Limits) (Verdict, bool){inactive, mustNot, circuitOpen, iterationLimit, budget} {
-		if v, ok := rule(s, lim); ok {
+	for _, rule := range []func(*Loop, Limits) (Verdict, bool){inactive, mustNot, circuitOpen, iterationLimit, budget} {
+		if v, ok := rule(e.Loop, lim); ok {
 			return v
 		}
 	}
 	if v, ok := guard(e, lim); ok {
 		return v
 	}
-	for _, rule := range []func(*State, string, Limits) (Verdict, bool){unmet, assumption, noExitSignal} {
-		if v, ok := rule(s, e.Path, lim); ok {
+	for _, rule := range []func(*Loop, string, Limits) (Verdict, bool){unmet, assumption, noExitSignal} {
+		if v, ok := rule(e.Loop, e.Path, lim); ok {
 			return v
 		}
 	}
@@ -131,7 +127,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 			return v
 		}
 	}
-	return stop(RuleComplete, "loop complete at %s: %s met and exit_signal is true", where(s, lim), count(s.Criteria.Len(), "criterion", "criteria"))
+	return stop(RuleComplete, reasonComplete(e.Loop, lim))
 }
 
 // OtherSession reports whether a state bound to stateSession leaves the
@@ -141,26 +137,22 @@ func OtherSession(stateSession, session string) bool {
 }
 
 func invalid(e Evaluation, lim Limits) Verdict {
-	problems := strings.Join(e.Problems[:min(len(e.Problems), MaxProblems)], "; ")
-	if extra := len(e.Problems) - MaxProblems; extra > 0 {
-		problems += fmt.Sprintf("; … and %d more", extra)
-	}
 	if lim.AllowInvalid {
-		return stop(RuleInvalidState, "%s is not a valid loop state (%s); --on-invalid allow lets the agent stop", e.Path, problems)
+		return stop(RuleInvalidState, reasonInvalidAllowed(e.Path, e.Problems))
 	}
-	return goOn(RuleInvalidState, "%s is not a valid loop state: %s. Fix the file so that `loophook validate` passes (`loophook schema` prints the schema), then stop again", e.Path, problems)
+	return goOn(RuleInvalidState, reasonInvalid(e.Path, e.Problems))
 }
 
-func inactive(s *State, _ Limits) (Verdict, bool) {
-	if s.Active() {
+func inactive(l *Loop, _ Limits) (Verdict, bool) {
+	if l.Active() {
 		return Verdict{}, false
 	}
-	return stop(RuleInactive, "loop is %s; nothing to enforce", clip(s.LoopStatus)), true
+	return stop(RuleInactive, reasonInactive(l.LoopStatus)), true
 }
 
-func mustNot(s *State, _ Limits) (Verdict, bool) {
+func mustNot(l *Loop, _ Limits) (Verdict, bool) {
 	var happened []string
-	for cond, yes := range s.MustNotStatus {
+	for cond, yes := range l.MustNotStatus {
 		if yes {
 			happened = append(happened, cond)
 		}
@@ -169,70 +161,63 @@ func mustNot(s *State, _ Limits) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	sort.Strings(happened)
-	return stop(RuleMustNot, "a must-not condition happened: %s; stopping so a person can look", list(happened, len(happened), budgetFor("a must-not condition happened: ; stopping so a person can look"))), true
+	return stop(RuleMustNot, reasonMustNot(happened)), true
 }
 
-func circuitOpen(s *State, lim Limits) (Verdict, bool) {
-	if s.StuckCount < float64(lim.StuckLimit) {
+func circuitOpen(l *Loop, lim Limits) (Verdict, bool) {
+	if l.StuckCount < float64(lim.StuckLimit) {
 		return Verdict{}, false
 	}
-	return stop(RuleCircuitOpen, "circuit breaker open: stuck for %s iterations (limit %d); stopping so a person can look", number(s.StuckCount), lim.StuckLimit), true
+	return stop(RuleCircuitOpen, reasonCircuitOpen(l.StuckCount, lim.StuckLimit)), true
 }
 
-func iterationLimit(s *State, lim Limits) (Verdict, bool) {
-	if s.Iteration < maxIterations(s, lim) {
+func iterationLimit(l *Loop, lim Limits) (Verdict, bool) {
+	if l.Iteration < maxIterations(l, lim) {
 		return Verdict{}, false
 	}
-	return stop(RuleIterationLimit, "iteration limit reached: %s of %s; the loop ends here", number(s.Iteration), number(maxIterations(s, lim))), true
+	return stop(RuleIterationLimit, reasonIterationLimit(l.Iteration, maxIterations(l, lim))), true
 }
 
-func budget(s *State, _ Limits) (Verdict, bool) {
-	if !s.HasBudget || s.Cost < s.Budget {
+func budget(l *Loop, _ Limits) (Verdict, bool) {
+	if !l.HasBudget || l.Cost < l.Budget {
 		return Verdict{}, false
 	}
-	return stop(RuleBudget, "budget spent: cost %s of budget %s; the loop ends here", number(s.Cost), number(s.Budget)), true
+	return stop(RuleBudget, reasonBudget(l.Cost, l.Budget)), true
 }
 
 func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	if !e.StopHookActive || e.Unchanged < lim.GuardLimit {
 		return Verdict{}, false
 	}
-	return stop(RuleGuard, "runaway guard: %d stops in a row with no change to %s; letting the agent stop. Record progress in the state file to keep a loop going", e.Unchanged, e.Path), true
+	return stop(RuleGuard, reasonGuard(e.Unchanged, e.Path)), true
 }
 
-func unmet(s *State, path string, lim Limits) (Verdict, bool) {
-	missing, n := s.Unmet(listable)
+func unmet(l *Loop, path string, lim Limits) (Verdict, bool) {
+	missing, n := l.Unmet(listable)
 	if n == 0 {
 		return Verdict{}, false
 	}
-	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(s, lim), n, s.Criteria.Len())
-	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
-	if len(s.RemainingSteps) > 0 {
-		tail = ". Next step: " + clip(s.RemainingSteps[0]) + tail
-	}
-	return goOn(RuleUnmet, "%s%s%s", head, list(missing, n, budgetFor(head+tail)), tail), true
+	return goOn(RuleUnmet, reasonUnmet(l, lim, path, missing, n)), true
 }
 
-func assumption(s *State, _ string, lim Limits) (Verdict, bool) {
+func assumption(l *Loop, _ string, lim Limits) (Verdict, bool) {
 	var assumed []string
-	for c := range s.Criteria.All() {
-		if c.Met && c.Verification == "assumption" {
+	for _, c := range l.Criteria {
+		if c.Met && c.Verification == Assumption {
 			assumed = append(assumed, c.Name)
 		}
 	}
 	if len(assumed) == 0 {
 		return Verdict{}, false
 	}
-	head := fmt.Sprintf("%s: %s only assumed met: ", where(s, lim), count(len(assumed), "criterion is", "criteria are"))
-	tail := ". Verify them by execution output, observation, measurement or code review and record that verification in criteriaStatus"
-	return goOn(RuleAssumption, "%s%s%s", head, list(assumed, len(assumed), budgetFor(head+tail)), tail), true
+	return goOn(RuleAssumption, reasonAssumption(l, lim, assumed)), true
 }
 
-func noExitSignal(s *State, path string, lim Limits) (Verdict, bool) {
-	if s.ExitSignal {
+func noExitSignal(l *Loop, path string, lim Limits) (Verdict, bool) {
+	if l.ExitSignal {
 		return Verdict{}, false
 	}
-	return goOn(RuleNoExitSignal, "%s: every criterion is met, but exit_signal is not true. Once you have verified everything, set exit_signal to true in %s", where(s, lim), path), true
+	return goOn(RuleNoExitSignal, reasonNoExitSignal(l, lim, path)), true
 }
 
 func noMarker(e Evaluation, lim Limits) (Verdict, bool) {
@@ -244,30 +229,21 @@ func noMarker(e Evaluation, lim Limits) (Verdict, bool) {
 	if err == nil && strings.Contains(msg, Marker) {
 		return Verdict{}, false
 	}
-	why := "your last message lacks " + Marker
-	if err != nil {
-		why = "your last message could not be read (" + clip(err.Error()) + ")"
-	}
-	return goOn(RuleNoMarker, "%s: all criteria met and exit_signal is true, but %s. End your final message with %s to finish", where(e.State, lim), why, Marker), true
+	return goOn(RuleNoMarker, reasonNoMarker(e.Loop, lim, err)), true
 }
 
-// maxIterations is the state's maxIterations, else the person's default.
-func maxIterations(s *State, lim Limits) float64 {
-	if s.MaxIterations > 0 {
-		return s.MaxIterations
+// maxIterations is the loop's maxIterations, else the person's default.
+func maxIterations(l *Loop, lim Limits) float64 {
+	if l.MaxIterations > 0 {
+		return l.MaxIterations
 	}
 	return float64(lim.MaxIterations)
 }
 
-// where says where the loop stands, for the agent reading the reason.
-func where(s *State, lim Limits) string {
-	return fmt.Sprintf("iteration %s of %s", number(s.Iteration), number(maxIterations(s, lim)))
+func stop(r Rule, reason string) Verdict {
+	return Verdict{OK: true, Rule: r, Reason: capReason(reason)}
 }
 
-func stop(r Rule, format string, args ...any) Verdict {
-	return Verdict{OK: true, Rule: r, Reason: capReason(fmt.Sprintf(format, args...))}
-}
-
-func goOn(r Rule, format string, args ...any) Verdict {
-	return Verdict{OK: false, Rule: r, Reason: capReason(fmt.Sprintf(format, args...))}
+func goOn(r Rule, reason string) Verdict {
+	return Verdict{OK: false, Rule: r, Reason: capReason(reason)}
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // states builds a state of n criteria, every other one met.
-func state(n int) *State {
-	s := &State{Iteration: 3, MaxIterations: 10, RemainingSteps: []string{"write the docs"}}
+func state(n int) *Loop {
+	s := &Loop{Iteration: 3, MaxIterations: 10, RemainingSteps: []string{"write the docs"}}
 	list := make([]Criterion, n)
 	for i := range list {
 		name := fmt.Sprintf("criterion %d: the export command handles case %d as the spec says", i, i)
@@ -21,7 +21,7 @@ func state(n int) *State {
 
 func TestReasonIsCapped(t *testing.T) {
 	for _, n := range []int{2, 20, 10_000} {
-		v := Decide(Evaluation{Path: ".loop/state.json", State: state(n)}, DefaultLimits())
+		v := Decide(Evaluation{Path: ".loop/state.json", Loop: state(n)}, DefaultLimits())
 		if v.Rule != RuleUnmet || v.OK {
 			t.Fatalf("n=%d: got %s ok=%v", n, v.Rule, v.OK)
 		}
@@ -35,8 +35,8 @@ func TestReasonIsCapped(t *testing.T) {
 }
 
 func TestReasonKeepsNamesOnOneLine(t *testing.T) {
-	s := &State{Criteria: CriteriaOf(Criterion{Name: "a\nb"}, Criterion{Name: "quote\"d"}, Criterion{Name: "bell\a"}, Criterion{Name: "cut \xff"})}
-	v := Decide(Evaluation{Path: "p", State: s}, DefaultLimits())
+	s := &Loop{Criteria: CriteriaOf(Criterion{Name: "a\nb"}, Criterion{Name: "quote\"d"}, Criterion{Name: "bell\a"}, Criterion{Name: "cut \xff"})}
+	v := Decide(Evaluation{Path: "p", Loop: s}, DefaultLimits())
 	if strings.ContainsAny(v.Reason, "\n\a") || !utf8.ValidString(v.Reason) {
 		t.Errorf("reason carries raw control characters or invalid UTF-8: %q", v.Reason)
 	}
@@ -49,8 +49,8 @@ func TestReasonKeepsNamesOnOneLine(t *testing.T) {
 
 func TestLongNameIsClipped(t *testing.T) {
 	long := strings.Repeat("é", 5000)
-	s := &State{Criteria: CriteriaOf(Criterion{Name: long})}
-	v := Decide(Evaluation{Path: "p", State: s}, DefaultLimits())
+	s := &Loop{Criteria: CriteriaOf(Criterion{Name: long})}
+	v := Decide(Evaluation{Path: "p", Loop: s}, DefaultLimits())
 	if len(v.Reason) > MaxReason || !utf8.ValidString(v.Reason) || !strings.Contains(v.Reason, "…") {
 		t.Errorf("long name not clipped cleanly: %d bytes", len(v.Reason))
 	}
@@ -62,7 +62,7 @@ func BenchmarkDecide(b *testing.B) {
 		b.Run(fmt.Sprintf("criteria=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Decide(Evaluation{Path: ".loop/state.json", State: s}, DefaultLimits())
+				Decide(Evaluation{Path: ".loop/state.json", Loop: s}, DefaultLimits())
 			}
 		})
 	}

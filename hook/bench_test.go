@@ -19,7 +19,7 @@ func project(tb testing.TB, n int) []byte {
 	dir := tb.TempDir()
 	must(tb, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
 	must(tb, os.MkdirAll(filepath.Join(dir, ".loop"), 0o755))
-	must(tb, os.WriteFile(filepath.Join(dir, StateFile), stateJSON(n), 0o644))
+	must(tb, os.WriteFile(filepath.Join(dir, stateFile), stateJSON(n), 0o644))
 	in, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": dir, "hook_event_name": "Stop", "stop_hook_active": false})
 	return in
 }
@@ -51,34 +51,11 @@ func BenchmarkStop(b *testing.B) {
 		in := project(b, n)
 		b.Run(fmt.Sprintf("criteria=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
-			o := Options{Protocol: Protocols["ok"], Limits: criteria.DefaultLimits()}
+			o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
 			for b.Loop() {
-				Stop(o, bytes.NewReader(in), io.Discard, io.Discard)
+				stop(o, bytes.NewReader(in), io.Discard, io.Discard)
 			}
 		})
-	}
-}
-
-// BenchmarkParse parses states as tools write them: compact, and indented.
-func BenchmarkParse(b *testing.B) {
-	for _, n := range []int{20, 10_000} {
-		compact := stateJSON(n)
-		var indented bytes.Buffer
-		must(b, json.Indent(&indented, compact, "", "  "))
-		for _, layout := range []struct {
-			name string
-			data []byte
-		}{{"compact", compact}, {"indented", indented.Bytes()}} {
-			b.Run(fmt.Sprintf("criteria=%d/%s", n, layout.name), func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(int64(len(layout.data)))
-				for b.Loop() {
-					if _, p, _ := Parse(layout.data); p != nil {
-						b.Fatal(p)
-					}
-				}
-			})
-		}
 	}
 }
 

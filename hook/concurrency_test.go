@@ -48,8 +48,8 @@ func TestHelperStop(t *testing.T) {
 			select {}
 		}
 	}
-	o := Options{Protocol: Protocols["ok"], Limits: criteria.DefaultLimits()}
-	Stop(o, os.Stdin, os.Stdout, os.Stderr)
+	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
+	stop(o, os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(0)
 }
 
@@ -73,7 +73,7 @@ func loopDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	state := `{"criteria":["tests pass"],"iteration":1}`
-	if err := os.WriteFile(filepath.Join(dir, StateFile), []byte(state), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, stateFile), []byte(state), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -102,7 +102,7 @@ func TestConcurrentStops(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := loopDir(t)
-			store := StoreFor(filepath.Join(dir, StateFile))
+			store := StoreFor(filepath.Join(dir, stateFile))
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 
@@ -264,7 +264,7 @@ func TestKilledMidWrite(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	dir := loopDir(t)
-	store := StoreFor(filepath.Join(dir, StateFile))
+	store := StoreFor(filepath.Join(dir, stateFile))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 

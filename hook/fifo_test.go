@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loophook/loophook/schema"
 )
 
 // TestFIFOsDoNotBlock: a state file or transcript that is a named pipe with
@@ -21,7 +23,7 @@ func TestFIFOsDoNotBlock(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if l := LoadState(fifo); l.State != nil || len(l.Problems) != 1 || l.Problems[0] != "the file is not a regular file" {
+		if l := Load(Found{Path: fifo, Dialect: schema.Dialects[0]}); l.Loop != nil || len(l.Problems) != 1 || l.Problems[0] != "the file is not a regular file" {
 			t.Errorf("state: %+v", l)
 		}
 		if _, err := LastAssistantText(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {

@@ -112,7 +112,8 @@ func FuzzDecide(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		state, problems, session := Parse(data)
+		r := schema.Dialects[0].Read(data)
+		state, problems, session := r.Loop, r.Problems, r.Session
 		if (state == nil) == (len(problems) == 0) {
 			t.Fatalf("Parse gave state %v with problems %q", state != nil, problems)
 		}
@@ -122,7 +123,7 @@ func FuzzDecide(f *testing.F) {
 			if decodeErr != nil {
 				t.Fatalf("Parse accepted what encoding/json refuses: %v", decodeErr)
 			}
-			if p := schema.Validate(doc); len(p) > 0 {
+			if p := schema.Dialects[0].Validate(doc); len(p) > 0 {
 				t.Fatalf("Parse accepted a state the schema refuses: %q", p)
 			}
 		}
@@ -135,7 +136,7 @@ func FuzzDecide(f *testing.F) {
 			for _, sit := range situations {
 				e := sit
 				e.Path = ".loop/state.json"
-				e.State, e.Problems, e.StateSession = state, problems, session
+				e.Loop, e.Problems, e.StateSession = state, problems, session
 				v := criteria.Decide(e, lim)
 				checkVerdict(t, e, lim, v)
 				checkAnswers(t, v)
@@ -183,7 +184,7 @@ func checkVerdict(t *testing.T, e criteria.Evaluation, lim criteria.Limits, v cr
 	if v.OK != wantOK {
 		t.Fatalf("rule %s gave ok=%v", v.Rule, v.OK)
 	}
-	if e.State == nil && v.Rule != criteria.RuleOtherSession && v.Rule != criteria.RuleGuard && v.Rule != criteria.RuleInvalidState {
+	if e.Loop == nil && v.Rule != criteria.RuleOtherSession && v.Rule != criteria.RuleGuard && v.Rule != criteria.RuleInvalidState {
 		t.Fatalf("an invalid state was decided by %s", v.Rule)
 	}
 	if v.Reason == "" || len(v.Reason) > criteria.MaxReason || !utf8.ValidString(v.Reason) {
@@ -200,7 +201,8 @@ func checkVerdict(t *testing.T, e criteria.Evaluation, lim criteria.Limits, v cr
 // UTF-8, no raw control characters, an object, and the reason intact.
 func checkAnswers(t *testing.T, v criteria.Verdict) {
 	t.Helper()
-	for name, p := range Protocols {
+	for _, p := range Hosts {
+		name := p.Name
 		var buf bytes.Buffer
 		if err := WriteJSON(&buf, p.Stop(v)); err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -56,10 +56,10 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 		return m, false, nil
 	}
 	if err != nil {
-		return m, false, fmt.Errorf("read memory: %w", err)
+		return m, false, fmt.Errorf(memoryUnreadable, err)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Memory{}, false, fmt.Errorf("memory %s is damaged; the guard counts afresh", s.file(session))
+		return Memory{}, false, fmt.Errorf(memoryDamaged, s.file(session))
 	}
 	return m, true, nil
 }
@@ -71,13 +71,13 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 func (s Store) Update(session string, next func(prev Memory, ok bool) Memory) error {
 	if err := s.ensureDir(); err != nil {
 		next(Memory{}, false)
-		return fmt.Errorf("%w%s", err, uncounted)
+		return fmt.Errorf("%w"+noteUncounted, err)
 	}
 	path := s.file(session)
 	unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
 	if err != nil {
 		next(Memory{}, false)
-		return fmt.Errorf("lock memory: %w%s", err, uncounted)
+		return fmt.Errorf(memoryNoLock+noteUncounted, err)
 	}
 	defer unlock()
 	prev, ok, readErr := s.Read(session)
@@ -86,20 +86,17 @@ func (s Store) Update(session string, next func(prev Memory, ok bool) Memory) er
 		return readErr
 	}
 	if err := writeAtomic(path, m); err != nil {
-		return fmt.Errorf("%w%s", err, uncounted)
+		return fmt.Errorf("%w"+noteUncounted, err)
 	}
 	return readErr
 }
-
-// uncounted ends the note when memory cannot be kept.
-const uncounted = "; the runaway guard cannot count this session"
 
 func (s Store) ensureDir() error {
 	if _, err := os.Stat(s.Dir); err == nil {
 		return nil
 	}
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return fmt.Errorf("create memory directory: %w", err)
+		return fmt.Errorf(memoryNoDir, err)
 	}
 	// Keep the hook's memory out of the project's commits.
 	return os.WriteFile(filepath.Join(s.Dir, ".gitignore"), []byte("*\n"), 0o644)
@@ -111,7 +108,7 @@ func writeAtomic(path string, m Memory) error {
 		return err
 	}
 	if err := writeFileAtomic(path, append(data, '\n'), 0o600, false); err != nil {
-		return fmt.Errorf("write memory: %w", err)
+		return fmt.Errorf(memoryNoWrite, err)
 	}
 	return nil
 }

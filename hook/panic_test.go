@@ -32,14 +32,14 @@ func TestPanicLetsTheAgentStop(t *testing.T) {
 			`{}`},
 	} {
 		t.Run(tc.protocol, func(t *testing.T) {
-			o := Options{Protocol: Protocols[tc.protocol], Limits: criteria.DefaultLimits()}
+			o := Options{Host: host(tc.protocol), Limits: criteria.DefaultLimits()}
 			var stdout, stderr bytes.Buffer
-			Stop(o, panicReader{}, &stdout, &stderr)
+			stop(o, panicReader{}, &stdout, &stderr)
 			checkRecovered(t, "stop", stdout.String(), tc.stop, stderr.String(), "boom in read")
 
 			stdout.Reset()
 			stderr.Reset()
-			SessionStart(o, panicReader{}, &stdout, &stderr)
+			sessionStart(o, panicReader{}, &stdout, &stderr)
 			checkRecovered(t, "session-start", stdout.String(), tc.start, stderr.String(), "boom in read")
 		})
 	}
@@ -51,11 +51,11 @@ func TestPanicLetsTheAgentStop(t *testing.T) {
 // loses count.
 func TestPanicHoldingTheMemoryLock(t *testing.T) {
 	dir := loopDir(t)
-	store := StoreFor(filepath.Join(dir, StateFile))
-	o := Options{Protocol: Protocols["ok"], Limits: criteria.DefaultLimits()}
+	store := StoreFor(filepath.Join(dir, stateFile))
+	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
 	stop := func() (string, string) {
 		var stdout, stderr bytes.Buffer
-		Stop(o, strings.NewReader(stopInput(dir, "s1", true)), &stdout, &stderr)
+		stop(o, strings.NewReader(stopInput(dir, "s1", true)), &stdout, &stderr)
 		return stdout.String(), stderr.String()
 	}
 	stop()

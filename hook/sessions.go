@@ -18,7 +18,7 @@ func (s Store) LatestSession() (session string, ok bool, err error) {
 		return "", false, nil
 	}
 	if err != nil {
-		return "", false, fmt.Errorf("read memory: %w", err)
+		return "", false, fmt.Errorf(memoryUnreadable, err)
 	}
 	var newest string
 	var when int64

@@ -21,18 +21,18 @@ const (
 // Claude Code transcript (JSON Lines), reading the file backwards from its end.
 func LastAssistantText(path string) (string, error) {
 	if path == "" {
-		return "", errors.New("the hook input names no transcript")
+		return "", errors.New(transcriptNone)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return "", fmt.Errorf("transcript: %v", cause(err))
+		return "", fmt.Errorf(transcriptError, cause(err))
 	}
 	if !fi.Mode().IsRegular() {
-		return "", errors.New("transcript is not a regular file")
+		return "", errors.New(transcriptNotRegular)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return "", fmt.Errorf("transcript: %v", cause(err))
+		return "", fmt.Errorf(transcriptError, cause(err))
 	}
 	defer f.Close()
 	return lastAssistantText(f, fi.Size())
@@ -51,7 +51,7 @@ func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
 		pos -= n
 		block = buf[:n]
 		if _, err := r.ReadAt(block, pos); err != nil && err != io.EOF {
-			return "", fmt.Errorf("transcript: %v", cause(err))
+			return "", fmt.Errorf(transcriptError, cause(err))
 		}
 		for scan := block; ; {
 			i := bytes.LastIndexByte(scan, '\n')
@@ -69,9 +69,9 @@ func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
 		if text, ok := lineText(r, block, 0, 0, end); ok {
 			return text, nil
 		}
-		return "", errors.New("the transcript has no assistant message")
+		return "", errors.New(transcriptNoMessage)
 	}
-	return "", fmt.Errorf("no assistant message in the last %d MiB of the transcript", tailLimit>>20)
+	return "", fmt.Errorf(transcriptNoMessageIn, tailLimit>>20)
 }
 
 // maxLine is the longest transcript line worth decoding.

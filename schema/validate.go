@@ -1,24 +1,24 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
 
-// Validate checks a decoded JSON document (as encoding/json decodes into any)
-// against the schema in state.schema.json and returns every problem as a
-// "pointer: message" line, sorted; none when the document is valid.
+// validateHope checks a decoded JSON document against state.schema.json.
+// Every sentence a person reads of a state file's problems is in this file.
 //
 // The checks are written out in Go rather than run by a JSON Schema library,
 // because the hook starts once per turn and a general validator's start-up
 // costs more than the whole evaluation. validate_test.go holds them to the
 // schema file: it runs santhosh-tekuri/jsonschema/v5 on the same documents
 // and requires the same lines.
-func Validate(doc any) []string {
+func validateHope(doc any) []string {
 	var v validator
 	v.object(doc, "", func(obj map[string]any) {
 		v.field(obj, "", "spec", v.str)
@@ -42,7 +42,6 @@ func Validate(doc any) []string {
 		v.field(obj, "", "mustNotStatus", func(x any, at string) { v.objectOf(x, at, v.boolean) })
 		v.field(obj, "", "session_id", v.str)
 	})
-	sort.Strings(v.problems)
 	return v.problems
 }
 
@@ -228,4 +227,44 @@ func escape(name string) string {
 		return name
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+}
+
+// problemEmpty is the problem of a file with nothing in it.
+const problemEmpty = "the file is empty"
+
+// JSONError says what is wrong with a JSON document and where, without
+// quoting its content: the document may be anything.
+func JSONError(data []byte, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return "not valid JSON"
+	case strings.Contains(err.Error(), "exceeded max depth"):
+		// A *json.SyntaxError too, but its position would read as a typo.
+		return "nested too deeply (more than 10000 levels)"
+	case strings.Contains(err.Error(), "unexpected end"):
+		// A *json.SyntaxError too, whose position is just past the end.
+		return "not valid JSON: it ends too soon"
+	case errors.As(err, &syn):
+		line, col := position(data, syn.Offset-1)
+		return fmt.Sprintf("not valid JSON at line %d, column %d", line, col)
+	case errors.As(err, &typ) && typ.Field == "":
+		// Decoding into any fails this way only on a number out of float64's
+		// range; typ.Value would quote the number, at any length.
+		line, col := position(data, typ.Offset)
+		return fmt.Sprintf("a number out of range before line %d, column %d", line, col)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s: expected %s, got %s", typ.Field, typ.Type, typ.Value)
+	}
+	return "not valid JSON"
+}
+
+// position turns a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
 }

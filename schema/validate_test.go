@@ -22,10 +22,10 @@ func reference(t testing.TB, doc any) []string {
 	t.Helper()
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(ID, bytes.NewReader(Source)); err != nil {
+	if err := c.AddResource(hope.ID, bytes.NewReader(hope.Schema)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.Compile(ID)
+	s, err := c.Compile(hope.ID)
 	if err != nil {
 		t.Fatalf("the embedded schema does not compile: %v", err)
 	}
@@ -66,7 +66,7 @@ func reference(t testing.TB, doc any) []string {
 	return out
 }
 
-func decode(t testing.TB, data []byte) (any, bool) {
+func decodeJSON(t testing.TB, data []byte) (any, bool) {
 	var doc any
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, false
@@ -103,11 +103,11 @@ func TestValidateAgreesWithSchemaLibrary(t *testing.T) {
 		docs = append(docs, string(data))
 	}
 	for _, d := range docs {
-		doc, ok := decode(t, []byte(d))
+		doc, ok := decodeJSON(t, []byte(d))
 		if !ok {
 			t.Fatalf("test document is not JSON: %s", d)
 		}
-		got, want := Validate(doc), reference(t, doc)
+		got, want := hope.Validate(doc), reference(t, doc)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s\n got: %q\nwant: %q", d, got, want)
 		}
@@ -119,8 +119,8 @@ func TestExampleIsValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, _ := decode(t, data)
-	if p := Validate(doc); len(p) > 0 {
+	doc, _ := decodeJSON(t, data)
+	if p := hope.Validate(doc); len(p) > 0 {
 		t.Errorf("example.json: %q", p)
 	}
 }
@@ -130,11 +130,11 @@ func FuzzValidate(f *testing.F) {
 		f.Add([]byte(d))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, ok := decode(t, data)
+		doc, ok := decodeJSON(t, data)
 		if !ok || hasEmptyKey(doc) {
 			return
 		}
-		got, want := Validate(doc), reference(t, doc)
+		got, want := hope.Validate(doc), reference(t, doc)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s\n got: %q\nwant: %q", data, got, want)
 		}
@@ -164,9 +164,9 @@ func hasEmptyKey(doc any) bool {
 }
 
 func TestEmptyKeyPointer(t *testing.T) {
-	doc, _ := decode(t, []byte(`{"criteriaStatus":{"":{}}}`))
+	doc, _ := decodeJSON(t, []byte(`{"criteriaStatus":{"":{}}}`))
 	want := []string{"/criteriaStatus/: missing properties: 'met'"}
-	if got := Validate(doc); !reflect.DeepEqual(got, want) {
+	if got := hope.Validate(doc); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -178,11 +178,11 @@ func BenchmarkValidate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	doc, _ := decode(b, data)
+	doc, _ := decodeJSON(b, data)
 	b.Run("go", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if p := Validate(doc); p != nil {
+			if p := hope.Validate(doc); p != nil {
 				b.Fatal(p)
 			}
 		}
@@ -191,10 +191,10 @@ func BenchmarkValidate(b *testing.B) {
 		b.ReportAllocs()
 		c := jsonschema.NewCompiler()
 		c.Draft = jsonschema.Draft2020
-		if err := c.AddResource(ID, bytes.NewReader(Source)); err != nil {
+		if err := c.AddResource(hope.ID, bytes.NewReader(hope.Schema)); err != nil {
 			b.Fatal(err)
 		}
-		s := c.MustCompile(ID)
+		s := c.MustCompile(hope.ID)
 		for b.Loop() {
 			if err := s.Validate(doc); err != nil {
 				b.Fatal(err)

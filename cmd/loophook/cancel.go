@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/schema"
 )
 
 func cancelCommand() *cli.Command {
@@ -54,7 +55,7 @@ func cancelCommand() *cli.Command {
 				was = text
 			}
 			fmt.Fprintf(c.App.ErrWriter, "loophook: cancelled the loop in %s (status was %s)\n", shown(path), was)
-			if _, problems, _ := hook.Parse(out); len(problems) > 0 {
+			if problems := schema.Hope.Read(out).Problems; len(problems) > 0 {
 				fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s is still not a valid loop state (%d %s), so the hook keeps the agent working until it is repaired; see loophook validate\n",
 					shown(path), len(problems), plural(len(problems), "problem"))
 			}
@@ -72,7 +73,7 @@ func cancelled(data []byte) (out []byte, was string, err error) {
 	body, hadBOM := bytes.CutPrefix(data, bom)
 	if !json.Valid(body) {
 		var v any
-		return nil, "", errors.New(hook.JSONError(body, json.Unmarshal(body, &v)))
+		return nil, "", errors.New(schema.JSONError(body, json.Unmarshal(body, &v)))
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, _ := dec.Token(); tok != json.Delim('{') {

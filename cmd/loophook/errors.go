@@ -39,7 +39,7 @@ func report(stderr io.Writer, err error) int {
 		f = &failure{msg: err.Error(), code: exitError}
 	}
 	if f.msg != "" {
-		fmt.Fprintf(stderr, "loophook: %s\n", f.msg)
+		note(stderr)(f.msg)
 	}
 	if f.hint != "" {
 		fmt.Fprintf(stderr, "hint: %s\n", f.hint)
@@ -53,5 +53,5 @@ func invalidState(name string, n int) error {
 	if n == 1 {
 		problems = "problem"
 	}
-	return &failure{msg: fmt.Sprintf("%s is not a valid loop state (%d %s)", name, n, problems), code: exitFinding}
+	return &failure{msg: fmt.Sprintf(msgInvalidState, name, n, problems), code: exitFinding}
 }

@@ -50,15 +50,12 @@ func evalCommand() *cli.Command {
 			if c.IsSet("session") || c.String("input") == "" {
 				// Without a replayed input, look at the loop as its own
 				// session would, as status does.
-				if path, err := locateState(o.StatePath, o.Dir); err == nil {
-					var stateSession string
-					if data, err := hook.ReadStateFile(path); err == nil {
-						_, _, stateSession = hook.Parse(data)
-					}
-					in.SessionID = statusSession(c, path, stateSession)
+				if found, err := findLoop(o); err == nil {
+					in.SessionID = statusSession(c, found.Path, hook.Load(found).Session)
 				}
 			}
-			r := hook.Evaluate(o, in, false, c.App.ErrWriter)
+			o.Note = note(c.App.ErrWriter)
+			r := hook.Evaluate(o, in, false)
 			if c.Bool("json") {
 				err = hook.WriteJSON(c.App.Writer, evalJSON(r))
 			} else {
@@ -124,8 +121,8 @@ func evalJSON(r hook.Result) evalResult {
 	if r.Loaded != nil {
 		out.State = r.Loaded.Path
 		out.Problems = r.Loaded.Problems
-		if s := r.Loaded.State; s != nil {
-			for c := range s.Criteria.All() {
+		if s := r.Loaded.Loop; s != nil {
+			for _, c := range s.Criteria {
 				out.Criteria = append(out.Criteria, criterionJSON(c))
 			}
 		}
@@ -149,18 +146,18 @@ func printEval(w io.Writer, r hook.Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if r.Loaded == nil || r.Loaded.State == nil || r.Loaded.State.Criteria.Len() == 0 {
+	if r.Loaded == nil || r.Loaded.Loop == nil || r.Loaded.Loop.Criteria.Len() == 0 {
 		return nil
 	}
 	fmt.Fprintln(w)
-	return criteriaTable(w, r.Loaded.State)
+	return criteriaTable(w, r.Loaded.Loop)
 }
 
 // criteriaTable prints one aligned row per criterion.
-func criteriaTable(w io.Writer, s *criteria.State) error {
+func criteriaTable(w io.Writer, s *criteria.Loop) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CRITERION\tMET\tVERIFICATION")
-	for c := range s.Criteria.All() {
+	for _, c := range s.Criteria {
 		met, how := "no", c.Verification
 		if c.Met {
 			met = "yes"

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/criteria"
@@ -40,20 +38,19 @@ type flagValues interface {
 // options turns the flags into hook options, refusing values that make no sense.
 func options(c flagValues) (hook.Options, error) {
 	o := hook.Options{
-		StatePath:  c.String("state"),
-		Dir:        c.String("dir"),
-		ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"),
+		StatePath: c.String("state"),
+		Dir:       c.String("dir"),
 		Limits: criteria.Limits{
 			StuckLimit:    c.Int("stuck-limit"),
 			MaxIterations: c.Int("max-iterations"),
 			GuardLimit:    c.Int("guard-limit"),
 			RequireMarker: c.Bool("require-marker"),
 		},
-		Protocol: hook.Protocols["ok"],
+		Host: hook.Hosts[0],
 	}
 	for _, f := range []string{"stuck-limit", "max-iterations", "guard-limit"} {
 		if c.Int(f) < 1 {
-			return o, fail("", "--%s must be at least 1, not %d", f, c.Int(f))
+			return o, fail("", msgAtLeastOne, f, c.Int(f))
 		}
 	}
 	switch c.String("on-invalid") {
@@ -61,14 +58,14 @@ func options(c flagValues) (hook.Options, error) {
 	case "allow":
 		o.Limits.AllowInvalid = true
 	default:
-		return o, fail("", "--on-invalid must be block or allow, not %q", c.String("on-invalid"))
+		return o, fail("", msgOnInvalid, c.String("on-invalid"))
 	}
 	if name := c.String("protocol"); name != "" {
-		p, err := hook.LookupProtocol(name)
+		h, err := hook.LookupHost(name)
 		if err != nil {
-			return o, fail("", "--protocol: %v", err)
+			return o, fail("", msgProtocol, err)
 		}
-		o.Protocol = p
+		o.Host = h
 	}
 	return o, nil
 }

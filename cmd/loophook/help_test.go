@@ -8,8 +8,7 @@ import (
 
 // Every command tells a newcomer what it is for and shows how to run it.
 func TestEveryCommandHasHelp(t *testing.T) {
-	var answered bool
-	app := newApp(strings.NewReader(""), io.Discard, io.Discard, &answered)
+	app := newApp(strings.NewReader(""), io.Discard, io.Discard)
 	for _, c := range app.Commands {
 		if c.Usage == "" {
 			t.Errorf("%s has no Usage", c.Name)

@@ -1,64 +1,134 @@
 package main
 
 import (
-	"runtime/debug"
+	"flag"
+	"io"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
 )
 
-func stopCommand(answered *bool) *cli.Command {
+func stopCommand() *cli.Command {
+	return newHookCommand(hook.EventStop, "answer Claude Code's Stop hook, or another host's end-of-turn hook: may the agent stop?",
+		"Reads the hook input JSON on stdin, finds the loop's state and prints one JSON verdict.\n"+
+			"Always exits 0, whatever happens; diagnostics go to stderr.\n\n"+
+			"Example (what Claude Code runs, see loophook install):\n"+
+			"   echo '{\"session_id\":\"s1\",\"cwd\":\".\",\"stop_hook_active\":false}' | loophook stop --protocol claude")
+}
+
+func sessionStartCommand() *cli.Command {
+	return newHookCommand(hook.EventSessionStart, "answer the host's SessionStart hook: tell the agent where its loop stands",
+		"Reads the SessionStart input JSON on stdin; when an in-progress loop governs the session,\n"+
+			"prints its spec, iteration, unmet criteria, next step and limits for the agent, and resets\n"+
+			"the session's runaway-guard count. Always exits 0.\n\n"+
+			"Example:\n"+
+			"   echo '{\"session_id\":\"s1\",\"cwd\":\".\",\"source\":\"resume\"}' | loophook session-start --protocol claude")
+}
+
+// hookCommand is stop or session-start. Its flags are read here, once, by
+// the standard library's parser rather than urfave/cli's, whose lookups run
+// a regular expression each and would cost a hook call more than its
+// evaluation; the declared flags still give help and completion. A flag
+// that cannot be read does not break the hook: it answers, lets the agent
+// stop and says why.
+func newHookCommand(ev hook.Event, usage, description string) *cli.Command {
 	return &cli.Command{
-		Name:  "stop",
-		Usage: "answer Claude Code's Stop hook: may the agent stop?",
-		Description: "Reads the hook input JSON on stdin, finds .loop/state.json and prints one JSON verdict.\n" +
-			"Always exits 0, whatever happens; diagnostics go to stderr.\n\n" +
-			"Example (what Claude Code runs, see loophook install):\n" +
-			"   echo '{\"session_id\":\"s1\",\"cwd\":\".\",\"stop_hook_active\":false}' | loophook stop --protocol claude",
-		Flags:        append(evalFlags(), protocolFlag),
-		OnUsageError: usageError,
+		Name:            string(ev),
+		Usage:           usage,
+		Description:     description,
+		Flags:           append(evalFlags(), protocolFlag),
+		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			o, err := options(c)
-			if err != nil {
-				return err
+			if askedForHelp(c.Args().Slice()) {
+				return cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name)
 			}
-			shortLived()
-			hook.Stop(o, c.App.Reader, c.App.Writer, c.App.ErrWriter)
-			*answered = true
+			o, err := hookOptions(c.Command.Flags, c.Args().Slice())
+			o.Note = note(c.App.ErrWriter)
+			if err != nil {
+				o.Note(errText(err))
+				o.Misconfigured = err
+			}
+			hook.Run(ev, o, c.App.Reader, c.App.Writer)
 			return nil
 		},
 	}
 }
 
-func sessionStartCommand(answered *bool) *cli.Command {
-	return &cli.Command{
-		Name:  "session-start",
-		Usage: "answer Claude Code's SessionStart hook: tell the agent where its loop stands",
-		Description: "Reads the SessionStart input JSON on stdin; when an in-progress loop governs the session,\n" +
-			"prints its spec, iteration, unmet criteria, next step and limits for the agent, and resets\n" +
-			"the session's runaway-guard count. Always exits 0.\n\n" +
-			"Example:\n" +
-			"   echo '{\"session_id\":\"s1\",\"cwd\":\".\",\"source\":\"resume\"}' | loophook session-start --protocol claude",
-		Flags:        append(evalFlags(), protocolFlag),
-		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			o, err := options(c)
-			if err != nil {
-				return err
-			}
-			shortLived()
-			hook.SessionStart(o, c.App.Reader, c.App.Writer, c.App.ErrWriter)
-			*answered = true
-			return nil
-		},
+// hookOptions reads a hook's flags, with their defaults and environment
+// variables.
+func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
+	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	env := map[string][]string{}
+	for _, f := range flags {
+		switch f := f.(type) {
+		case *cli.StringFlag:
+			fs.String(f.Name, f.Value, "")
+			env[f.Name] = f.EnvVars
+		case *cli.IntFlag:
+			fs.Int(f.Name, f.Value, "")
+			env[f.Name] = f.EnvVars
+		case *cli.BoolFlag:
+			fs.Bool(f.Name, f.Value, "")
+			env[f.Name] = f.EnvVars
+		}
 	}
+	fallback := hook.Options{Host: guessHost(args)}
+	if err := fs.Parse(args); err != nil {
+		return fallback, fail("", msgFlag, err)
+	}
+	if fs.NArg() > 0 {
+		return fallback, fail("", msgArgument, fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for name, vars := range env {
+		for _, v := range vars {
+			if val := os.Getenv(v); val != "" && !given[name] {
+				if err := fs.Set(name, val); err != nil {
+					return fallback, fail("", msgEnv, v, val, err)
+				}
+				break
+			}
+		}
+	}
+	o, err := options(flagSetValues{fs})
+	if err != nil {
+		o.Host = fallback.Host
+	}
+	return o, err
 }
 
-// shortLived tunes the garbage collector for a process that lives for one
-// evaluation: collecting would only spend time the turn is waiting for, so it
-// runs only if the heap nears a ceiling far above what a capped state needs.
-func shortLived() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(512 << 20)
+// guessHost reads --protocol from raw arguments, for an answer in the
+// host's wire when the flags as a whole cannot be read.
+func guessHost(args []string) hook.Host {
+	name := os.Getenv("LOOPHOOK_PROTOCOL")
+	for i, a := range args {
+		switch {
+		case (a == "--protocol" || a == "-protocol") && i+1 < len(args):
+			name = args[i+1]
+		case len(a) > 11 && a[:11] == "--protocol=":
+			name = a[11:]
+		}
+	}
+	if h, err := hook.LookupHost(name); err == nil {
+		return h
+	}
+	return hook.Hosts[0]
 }
+
+// flagSetValues reads a flag set as options reads a *cli.Context.
+type flagSetValues struct{ fs *flag.FlagSet }
+
+func (v flagSetValues) get(name string) any {
+	if f := v.fs.Lookup(name); f != nil {
+		return f.Value.(flag.Getter).Get()
+	}
+	return nil
+}
+
+func (v flagSetValues) String(name string) string { s, _ := v.get(name).(string); return s }
+func (v flagSetValues) Int(name string) int       { n, _ := v.get(name).(int); return n }
+func (v flagSetValues) Bool(name string) bool     { b, _ := v.get(name).(bool); return b }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/schema"
 )
 
 func initCommand() *cli.Command {
@@ -57,7 +58,7 @@ func initCommand() *cli.Command {
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 				return fail("", "--dir %s is not a directory", c.String("dir"))
 			}
-			path := filepath.Join(dir, hook.StateFile)
+			path := filepath.Join(dir, schema.HopeFile)
 			if _, err := os.Lstat(path); err == nil && !c.Bool("force") {
 				return fail("add --force to replace it, or end its loop with: loophook cancel", "%s already exists", shown(path))
 			}

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/schema"
 )
 
 func TestNewStatePassesTheSchema(t *testing.T) {
@@ -11,7 +11,8 @@ func TestNewStatePassesTheSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, problems, _ := hook.Parse(encode(doc))
+	r := schema.Hope.Read(encode(doc))
+	s, problems := r.Loop, r.Problems
 	if len(problems) > 0 {
 		t.Fatalf("the new state is invalid: %q\n%s", problems, encode(doc))
 	}

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/schema"
 )
 
 // object is a JSON object that keeps its members in the order they were
@@ -65,7 +65,7 @@ func (o *object) remove(key string) {
 func decodeObject(data []byte) (*object, error) {
 	if !json.Valid(data) {
 		var v any
-		return nil, errors.New(hook.JSONError(data, json.Unmarshal(data, &v)))
+		return nil, errors.New(schema.JSONError(data, json.Unmarshal(data, &v)))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

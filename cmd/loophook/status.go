@@ -12,6 +12,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/schema"
 )
 
 func statusCommand() *cli.Command {
@@ -38,23 +39,22 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			path, err := locateState(o.StatePath, o.Dir)
+			found, err := findLoop(o)
 			if err != nil {
 				return err
 			}
-			data, err := hook.ReadStateFile(path)
-			if err != nil {
-				return fail("", "%s: %v", shown(path), err)
+			path := found.Path
+			if _, err := hook.ReadStateFile(path); err != nil {
+				return fail("", msgFileError, shown(path), err)
 			}
-			_, _, stateSession := hook.Parse(data)
-			session := statusSession(c, path, stateSession)
+			session := statusSession(c, path, hook.Load(found).Session)
 			mem, _, err := hook.StoreFor(path).Read(session)
 			if err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "loophook: note: %v\n", err)
+				note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
 			}
 			o.StatePath = path
 			// A dry run of the turn's first stop: memory errors were said above.
-			r := hook.Evaluate(o, hook.Input{SessionID: session}, false, io.Discard)
+			r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 			st := statusOf(r, o.Limits, shown(path), session, mem)
 			if c.Bool("json") {
 				err = hook.WriteJSON(c.App.Writer, st)
@@ -74,23 +74,23 @@ func statusCommand() *cli.Command {
 
 // locateState is the state file a person's command works on: --state, else
 // the one the hook would find from --dir or here.
-func locateState(statePath, dir string) (string, error) {
-	if statePath != "" {
-		if _, err := os.Lstat(statePath); err != nil {
-			return "", fail("", "%s: %v", statePath, pathCause(err))
+func findLoop(o hook.Options) (hook.Found, error) {
+	if o.StatePath != "" {
+		if _, err := os.Lstat(o.StatePath); err != nil {
+			return hook.Found{}, fail("", msgFileError, o.StatePath, pathCause(err))
 		}
-		return statePath, nil
 	}
+	dir := o.Dir
 	if dir == "" {
 		var err error
 		if dir, err = os.Getwd(); err != nil {
-			return "", fail("", "find the state: %v", err)
+			return hook.Found{}, fail("", msgFindState, err)
 		}
 	}
-	if p := hook.FindState(dir, os.Getenv("CLAUDE_PROJECT_DIR")); p != "" {
-		return p, nil
+	if found := o.Find(dir); found.Path != "" {
+		return found, nil
 	}
-	return "", fail("start a loop with: loophook init --spec \"...\" --criterion \"...\"", "no %s at or above %s", hook.StateFile, dir)
+	return hook.Found{}, fail(hintInit, msgNoState, schema.HopeFile, dir)
 }
 
 // statusSession is the session whose guard status shows: the one named, else
@@ -104,7 +104,7 @@ func statusSession(c *cli.Context, path, stateSession string) string {
 	}
 	session, _, err := hook.StoreFor(path).LatestSession()
 	if err != nil {
-		fmt.Fprintf(c.App.ErrWriter, "loophook: note: %v\n", err)
+		note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
 	}
 	return session
 }
@@ -146,7 +146,7 @@ type verdictReport struct {
 func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory) statusReport {
 	st := statusReport{
 		State:      path,
-		Valid:      r.Loaded != nil && r.Loaded.State != nil,
+		Valid:      r.Loaded != nil && r.Loaded.Loop != nil,
 		Session:    session,
 		Guard:      mem.Unchanged,
 		GuardLimit: lim.GuardLimit,
@@ -159,7 +159,7 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 		}
 		return st
 	}
-	s := r.Loaded.State
+	s := r.Loaded.Loop
 	l := &loopReport{
 		Spec:           s.Spec,
 		Status:         s.LoopStatus,
@@ -182,7 +182,7 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 	if s.HasBudget {
 		l.Budget = &s.Budget
 	}
-	for c := range s.Criteria.All() {
+	for _, c := range s.Criteria {
 		l.Criteria = append(l.Criteria, criterionJSON(c))
 	}
 	st.Loop = l
@@ -351,4 +351,11 @@ func colourful(w io.Writer) bool {
 // number prints a JSON number as a person writes it: 3, not 3e+00.
 func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// locateState is the path of the state file a person's command works on:
+// --state, else the one the hook would find from --dir or here.
+func locateState(statePath, dir string) (string, error) {
+	found, err := findLoop(hook.Options{StatePath: statePath, Dir: dir, Host: hook.Hosts[0]})
+	return found.Path, err
 }

@@ -36,7 +36,7 @@ func validateCommand() *cli.Command {
 			if err != nil {
 				return fail("", "%s: %v", path, err)
 			}
-			_, problems, _ := hook.Parse(data)
+			problems := schema.Hope.Read(data).Problems
 			if len(problems) == 0 {
 				fmt.Fprintf(c.App.Writer, "%s: valid\n", path)
 				return nil
@@ -55,7 +55,7 @@ func schemaCommand() *cli.Command {
 		Usage:       "print the JSON Schema (draft 2020-12) of .loop/state.json",
 		Description: "Example:\n   loophook schema > state.schema.json",
 		Action: func(c *cli.Context) error {
-			_, err := c.App.Writer.Write(schema.Source)
+			_, err := c.App.Writer.Write(schema.Hope.Schema)
 			return err
 		},
 	}

@@ -11,7 +11,7 @@
 // RSS (ru_maxrss; see runner.go for why a runner process starts the runs),
 // checks every answer loophook gives is one JSON verdict with the expected
 // "ok", and says which of the goals hold: typical ≤ 1.5× the floor, large
-// ≤ 3× the floor, the 1 GB transcript ≤ 1.2× the 1 KB one.
+// ≤ 5× the floor, the 1 GB transcript ≤ 1.2× the 1 KB one.
 //
 // Run it from the module's root:
 //
@@ -677,7 +677,7 @@ func goalLines(results []result, bigName string) []string {
 		}
 	}
 	vsFloor("typical", 1.5)
-	vsFloor("large", 3)
+	vsFloor("large", 5)
 	small, ok1 := by["marker 1KB"]
 	big, ok2 := by[bigName]
 	if ok1 && ok2 {

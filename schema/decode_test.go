@@ -1,8 +1,9 @@
-package hook
+package schema
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -44,13 +45,13 @@ func TestDecodeAgreesWithGeneral(t *testing.T) {
 	mixed = bytes.Replace(mixed, []byte("\"execution output\"\n"), []byte("\"observation\" "), 5)
 	for _, doc := range [][]byte{stateJSON(100), indented.Bytes(), mixed} {
 		checkDecode(t, doc)
-		if _, ok := criteria.Decode(doc); !ok {
+		if _, ok := decode(doc); !ok {
 			t.Errorf("the fast path gave up on a plain valid state:\n%.300s", doc)
 		}
 	}
 	// A repeated entry late in a long criteriaStatus is found.
 	dup := bytes.Replace(stateJSON(100), []byte(`"criterion 99: the export command handles case 99 as the spec says":{`), []byte(`"criterion 1: the export command handles case 1 as the spec says":true,"criterion 99: the export command handles case 99 as the spec says":{`), 1)
-	if _, ok := criteria.Decode(dup); ok || bytes.Equal(dup, stateJSON(100)) {
+	if _, ok := decode(dup); ok || bytes.Equal(dup, stateJSON(100)) {
 		t.Error("the fast path accepted a repeated criteriaStatus entry")
 	}
 }
@@ -65,11 +66,13 @@ func FuzzDecodeAgreesWithGeneral(f *testing.F) {
 func checkDecode(t *testing.T, data []byte) {
 	t.Helper()
 	// Spare capacity, as a file read into a larger buffer has, must not matter.
-	fast, ok := criteria.Decode(append(make([]byte, 0, len(data)+9), data...))
+	fast, ok := decode(append(make([]byte, 0, len(data)+9), data...))
 	if !ok {
 		return
 	}
-	slow, problems, _ := parseGeneral(data)
+	fast.Dialect = hope.Name
+	r := readGeneral(data)
+	slow, problems := r.Loop, r.Problems
 	if len(problems) > 0 {
 		t.Fatalf("%q: the fast path accepted what the general path rejects: %q", data, problems)
 	}
@@ -80,12 +83,64 @@ func checkDecode(t *testing.T, data []byte) {
 
 // flat is a state with its criteria as a list: two states are the same when
 // their flat forms are, whatever memory their criteria's names are kept in.
-func flat(s *criteria.State) any {
+func flat(s *criteria.Loop) any {
 	type flat struct {
-		criteria.State
+		criteria.Loop
 		List []criteria.Criterion
 	}
-	f := flat{*s, s.Criteria.List()}
-	f.State.Criteria = criteria.Criteria{}
+	f := flat{*s, s.Criteria}
+	f.Loop.Criteria = nil
 	return f
+}
+
+// BenchmarkParse parses states as tools write them: compact, and indented.
+func BenchmarkParse(b *testing.B) {
+	for _, n := range []int{20, 10_000} {
+		compact := stateJSON(n)
+		var indented bytes.Buffer
+		must(b, json.Indent(&indented, compact, "", "  "))
+		for _, layout := range []struct {
+			name string
+			data []byte
+		}{{"compact", compact}, {"indented", indented.Bytes()}} {
+			b.Run(fmt.Sprintf("criteria=%d/%s", n, layout.name), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(layout.data)))
+				for b.Loop() {
+					if p := hope.Read(layout.data).Problems; p != nil {
+						b.Fatal(p)
+					}
+				}
+			})
+		}
+	}
+}
+
+func stateJSON(n int) []byte {
+	criteria := make([]string, n)
+	status := map[string]any{}
+	for i := range criteria {
+		criteria[i] = fmt.Sprintf("criterion %d: the export command handles case %d as the spec says", i, i)
+		status[criteria[i]] = map[string]any{"met": i%2 == 0, "verification": "execution output"}
+	}
+	data, _ := json.Marshal(map[string]any{
+		"spec": "add a --json flag", "criteria": criteria, "criteriaStatus": status,
+		"iteration": 3, "maxIterations": 10, "circuitBreaker": map[string]any{"stuckCount": 0},
+		"steps": []string{"a", "b"}, "remainingSteps": []string{"b"},
+	})
+	return data
+}
+
+func must(tb testing.TB, err error) {
+	tb.Helper()
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// readGeneral reads a hope file by the general path alone.
+func readGeneral(data []byte) Reading {
+	d := hope
+	d.fast = nil
+	return d.Read(data)
 }

@@ -1,35 +1,35 @@
-package criteria
+package schema
 
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/maphash"
 	"math"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/loophook/loophook/criteria"
 )
 
-// Decode reads a state document in one pass, checking it against the
+// decode reads a hope state document in one pass, checking it against the
 // schema's rules as it goes, without building a generic JSON tree: for a
 // large state that is most of the hook's time. It gives up (ok false) on
 // anything that is not a plainly valid state — a syntax error, a schema
 // violation, a repeated key, an escape inside a name, deep nesting — and the
 // caller then takes the general path, which says exactly what is wrong. So
-// when ok is true the state is what FromDocument makes of the same bytes.
+// when ok is true the loop is what fromDocument makes of the same bytes.
 //
-// The state's strings share data's memory rather than copying tens of
+// The loop's strings share data's memory rather than copying tens of
 // thousands of names: the caller must not change data afterwards.
-func Decode(data []byte) (s *State, ok bool) {
-	if len(data) > math.MaxUint32 {
-		return nil, false // spans could not say where its strings are
+func decode(data []byte) (s *criteria.Loop, ok bool) {
+	if len(data) > math.MaxInt32 {
+		return nil, false
 	}
 	d := decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
-	s = &State{}
-	f := filer{data: d.data, text: d.text}
+	s = &criteria.Loop{}
+	var f filer
 	var seen uint32
 	ok = d.object(func(key []byte) bool {
 		field := slices.Index(fields[:], string(key))
@@ -47,14 +47,15 @@ func Decode(data []byte) (s *State, ok bool) {
 		case "criteria":
 			// Names are checked when finished: most are the same bytes as
 			// a criteriaStatus entry's name, which is checked as it is read.
-			var names []span
-			return d.listOf(d.quoted, func(name []byte) { names = appendDoubling(names, d.span(name)) }) && f.list(names)
+			var names []string
+			return d.listOf(d.quoted, func(name []byte) { names = append(names, d.cut(name)) }) && f.list(names)
 		case "criteriaStatus":
 			return d.criteriaStatus(&f)
 		case "exit_signal":
+			s.HasExitSignal = true
 			return d.boolean(&s.ExitSignal)
 		case "status":
-			return d.str(&s.LoopStatus) && slices.Contains(Statuses, s.LoopStatus)
+			return d.str(&s.LoopStatus) && slices.Contains(statuses, s.LoopStatus)
 		case "iteration":
 			return d.integer(&s.Iteration, 0)
 		case "maxIterations":
@@ -97,120 +98,55 @@ func Decode(data []byte) (s *State, ok bool) {
 }
 
 // fields are the top-level fields the decoder reads; the rest it skips.
-// (A map would be built at the start of every hook call.)
 var fields = [...]string{"spec", "criteria", "criteriaStatus", "exit_signal", "status", "iteration",
 	"maxIterations", "cost", "budget", "circuitBreaker", "steps", "completedSteps", "remainingSteps",
 	"mustNot", "mustNotStatus", "session_id"}
 
 // filer files the criteriaStatus entries under the criteria they name, as
-// they are read. Names are found through an open-addressing table of
-// indexes, small enough to stay in the CPU's cache: for ten thousand names,
-// looking them up costs far less than a map of strings would. Entries read
-// before the criteria list wait in early until it comes. Repeated criteria
-// or entries make it fail.
+// they are read. Entries read before the criteria list wait in early until
+// it comes. Repeated criteria or entries make it fail.
 type filer struct {
-	data    []byte  // the document
-	text    string  // the same, as a string
-	names   []span  // the criteria list
-	status  []uint8 // by criterion: its entry, packed (see pack), with filed set once read
-	seed    maphash.Seed
-	slots   []uint32 // 0 is empty; else a tag from the name's hash, then 1 + its index
-	index   uint32   // the bits of a slot that hold the index
-	mask    uint64   // len(slots) - 1
+	crits   criteria.Criteria
+	filed   []bool         // by criterion: its entry has been read
+	index   map[string]int // criterion name → its place in list_
 	indexed bool
 	early   []entry // entries read before the criteria list
 	extra   []entry // entries for names the list does not have
 	extras  map[string]bool
 }
 
-func (d *decoder) span(b []byte) span {
-	return span{uint32(cap(d.data) - cap(b)), uint32(len(b))}
-}
-
-func (f *filer) name(i int) string { return f.span(f.names[i]) }
-
-func (f *filer) span(sp span) string { return f.text[sp.off : sp.off+sp.len] }
-
 // entry is one criteriaStatus entry; verification is 1 + its index in
-// Verifications, or 0 when it has none.
+// verifications, or 0 when it has none.
 type entry struct {
-	at           span // where its name is in the document
+	name         string
 	met          bool
 	verification uint8
 }
 
-// filed marks a packed entry in a filer's status: it has been read.
-const filed = 0x80
-
-func (e entry) pack() uint8 { return pack(e.met, int(e.verification)) | filed }
+func (e entry) criterion() criteria.Criterion {
+	c := criteria.Criterion{Name: e.name, Met: e.met}
+	if e.verification > 0 {
+		c.Verification = verifications[e.verification-1]
+	}
+	return c
+}
 
 // list indexes the criteria list, and files the entries read so far.
-func (f *filer) list(names []span) bool {
-	size := 1
-	for size <= len(names)+len(names)/2 { // always an empty slot, where a search ends
-		size <<= 1
-	}
-	f.names, f.status = names, make([]uint8, len(names))
-	f.slots, f.mask, f.seed = make([]uint32, size), uint64(size-1), maphash.MakeSeed()
-	f.index = 1<<bits.Len(uint(len(names))) - 1
-	for i := range names {
-		slot, tag, found := f.find(f.name(i))
-		if found {
+func (f *filer) list(names []string) bool {
+	f.crits = make(criteria.Criteria, len(names))
+	f.filed = make([]bool, len(names))
+	f.index = make(map[string]int, len(names))
+	for i, name := range names {
+		if _, dup := f.index[name]; dup {
 			return false
 		}
-		f.slots[slot] = tag | uint32(i+1)
+		f.index[name] = i
+		f.crits[i].Name = name
 	}
 	f.indexed = true
 	early := f.early
 	f.early = nil
-	return f.fileAll(early)
-}
-
-// find returns the slot of the criterion named name, or the empty slot where
-// it would go, and the tag that name's slot holds.
-func (f *filer) find(name string) (slot uint64, tag uint32, found bool) {
-	h := maphash.String(f.seed, name)
-	tag = uint32(h>>32) &^ f.index
-	for slot = h & f.mask; ; slot = (slot + 1) & f.mask {
-		v := f.slots[slot]
-		if v == 0 {
-			return slot, tag, false
-		}
-		if v&^f.index == tag && f.name(int(v&f.index-1)) == name {
-			return slot, tag, true
-		}
-	}
-}
-
-// file files one criteriaStatus entry, or keeps it for later when the
-// criteria list has not been read yet.
-func (f *filer) file(e entry) bool {
-	if !f.indexed {
-		f.early = appendDoubling(f.early, e)
-		return true
-	}
-	name := f.span(e.at)
-	if slot, _, found := f.find(name); found {
-		i := f.slots[slot]&f.index - 1
-		if f.status[i]&filed != 0 {
-			return false
-		}
-		f.status[i] = e.pack()
-		return true
-	}
-	if f.extras[name] {
-		return false
-	}
-	if f.extras == nil {
-		f.extras = map[string]bool{}
-	}
-	f.extras[name] = true
-	f.extra = append(f.extra, e)
-	return true
-}
-
-func (f *filer) fileAll(entries []entry) bool {
-	for _, e := range entries {
+	for _, e := range early {
 		if !f.file(e) {
 			return false
 		}
@@ -218,27 +154,50 @@ func (f *filer) fileAll(entries []entry) bool {
 	return true
 }
 
+// file files one criteriaStatus entry, or keeps it for later when the
+// criteria list has not been read yet.
+func (f *filer) file(e entry) bool {
+	if !f.indexed {
+		f.early = append(f.early, e)
+		return true
+	}
+	if i, ok := f.index[e.name]; ok {
+		if f.filed[i] {
+			return false
+		}
+		f.filed[i] = true
+		f.crits[i] = e.criterion()
+		return true
+	}
+	if f.extras[e.name] {
+		return false
+	}
+	if f.extras == nil {
+		f.extras = map[string]bool{}
+	}
+	f.extras[e.name] = true
+	f.extra = append(f.extra, e)
+	return true
+}
+
 // finish makes s's criteria: the listed ones with their entries, then the
-// entries for names the list does not have, sorted by name. They share the
-// document's memory.
-func (f *filer) finish(s *State) bool {
+// entries for names the list does not have, sorted by name.
+func (f *filer) finish(s *criteria.Loop) bool {
 	if !f.indexed && !f.list(nil) {
 		return false
 	}
-	for i, p := range f.status {
-		if sp := f.names[i]; p&filed == 0 && !plainBytes(f.data[sp.off:sp.off+sp.len]) {
+	for i, c := range f.crits {
+		if !f.filed[i] && !plainBytes(unsafe.Slice(unsafe.StringData(c.Name), len(c.Name))) {
 			return false // a name no entry vouches for, and not a plain string
 		}
 	}
-	if len(f.names)+len(f.extra) == 0 {
-		return true
-	}
-	slices.SortFunc(f.extra, func(a, b entry) int { return strings.Compare(f.span(a.at), f.span(b.at)) })
+	slices.SortFunc(f.extra, func(a, b entry) int { return strings.Compare(a.name, b.name) })
 	for _, e := range f.extra {
-		f.names = append(f.names, e.at)
-		f.status = append(f.status, e.pack())
+		f.crits = append(f.crits, e.criterion())
 	}
-	s.Criteria = Criteria{text: f.text, names: f.names, status: f.status}
+	if len(f.crits) > 0 {
+		s.Criteria = f.crits
+	}
 	return true
 }
 
@@ -269,7 +228,7 @@ func (d *decoder) entry(f *filer) bool {
 	if !ok || !d.eat(':') {
 		return false
 	}
-	e := entry{at: d.span(key)}
+	e := entry{name: d.cut(key)}
 	switch d.peek() {
 	case 't', 'f':
 		if !d.boolean(&e.met) {
@@ -297,7 +256,7 @@ func (d *decoder) entry(f *filer) bool {
 				var v string
 				i := -1
 				if d.str(&v) {
-					i = slices.Index(Verifications, v)
+					i = slices.Index(verifications, v)
 				}
 				e.verification, ok = uint8(i+1), i >= 0
 			default:
@@ -696,16 +655,4 @@ func (d *decoder) skipString() bool {
 		}
 	}
 	return false
-}
-
-// appendDoubling appends, doubling the capacity when it runs out: append
-// grows a large slice by a quarter at a time, and for ten thousand criteria
-// the copies and fresh pages of those many steps cost more than reading them.
-func appendDoubling[T any](list []T, x T) []T {
-	if len(list) == cap(list) {
-		grown := make([]T, len(list), max(2*cap(list), 64))
-		copy(grown, list)
-		list = grown
-	}
-	return append(list, x)
 }

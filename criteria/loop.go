@@ -1,0 +1,69 @@
+// Package criteria is loophook's decision: a loop in, a verdict and the rule
+// that decided out. It touches no files, no clock, no stdin and no JSON;
+// SPEC.md section 2 is its contract, and its rules are here in that order.
+package criteria
+
+// Loop is one loop as the rules see it, whichever loop system's file it was
+// read from (schema reads each dialect's file into it).
+type Loop struct {
+	Dialect    string // the loop system's file it was read from
+	Spec       string
+	Criteria   Criteria
+	ExitSignal bool // the agent's explicit "I am done"
+	// HasExitSignal says the file has an exit-signal field at all.
+	HasExitSignal bool
+	LoopStatus    string // the file's status, as written; "" means in progress
+	SessionID     string // when set, only that session is governed
+
+	Iteration     float64
+	MaxIterations float64 // 0: not set
+	Cost          float64
+	Budget        float64
+	HasBudget     bool
+	StuckCount    float64
+
+	Steps          []string
+	CompletedSteps []string
+	RemainingSteps []string // RemainingSteps[0] is the next step
+	MustNot        []string
+	MustNotStatus  map[string]bool // true: the condition happened
+}
+
+// Criterion is one success criterion and what the loop records of it.
+type Criterion struct {
+	Name         string
+	Met          bool
+	Verification string // how it was checked; "" when not recorded
+}
+
+// Assumption is the verification that verifies nothing (rule assumption).
+const Assumption = "assumption"
+
+// Criteria are a loop's criteria in order: the listed ones, then recorded
+// ones the list does not name, sorted by name.
+type Criteria []Criterion
+
+// CriteriaOf makes Criteria of a list.
+func CriteriaOf(list ...Criterion) Criteria { return list }
+
+// Len is how many criteria there are.
+func (c Criteria) Len() int { return len(c) }
+
+// Active reports whether the loop's status asks the hook to enforce it.
+func (l *Loop) Active() bool {
+	return l.LoopStatus == "" || l.LoopStatus == "in_progress" || l.LoopStatus == "active"
+}
+
+// Unmet returns the names of the first max criteria that are not met, in
+// order, and how many are not met in all.
+func (l *Loop) Unmet(max int) (names []string, total int) {
+	for _, c := range l.Criteria {
+		if !c.Met {
+			if total < max {
+				names = append(names, c.Name)
+			}
+			total++
+		}
+	}
+	return names, total
+}

@@ -1,0 +1,251 @@
+package criteria
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Every sentence the rules write for the agent or a person is in this file.
+
+func reasonBadInput(why string) string {
+	return fmt.Sprintf("the hook could not read its input (%s); letting the agent stop", why)
+}
+
+func reasonNoState() string { return "no loop: no .loop/state.json here" }
+
+func reasonOtherSession(path, session string) string {
+	return fmt.Sprintf("the loop in %s belongs to session %s, not this one", path, clip(session))
+}
+
+func reasonInvalidAllowed(path string, problems []string) string {
+	return fmt.Sprintf("%s is not a valid loop state (%s); --on-invalid allow lets the agent stop", path, problemList(problems))
+}
+
+func reasonInvalid(path string, problems []string) string {
+	return fmt.Sprintf("%s is not a valid loop state: %s. Fix the file so that `loophook validate` passes (`loophook schema` prints the schema), then stop again", path, problemList(problems))
+}
+
+func reasonInactive(status string) string {
+	return fmt.Sprintf("loop is %s; nothing to enforce", clip(status))
+}
+
+func reasonMustNot(happened []string) string {
+	const head, tail = "a must-not condition happened: ", "; stopping so a person can look"
+	return head + list(happened, len(happened), budgetFor(head+tail)) + tail
+}
+
+func reasonCircuitOpen(stuck float64, limit int) string {
+	return fmt.Sprintf("circuit breaker open: stuck for %s iterations (limit %d); stopping so a person can look", number(stuck), limit)
+}
+
+func reasonIterationLimit(iteration, max float64) string {
+	return fmt.Sprintf("iteration limit reached: %s of %s; the loop ends here", number(iteration), number(max))
+}
+
+func reasonBudget(cost, budget float64) string {
+	return fmt.Sprintf("budget spent: cost %s of budget %s; the loop ends here", number(cost), number(budget))
+}
+
+func reasonGuard(unchanged int, path string) string {
+	return fmt.Sprintf("runaway guard: %d stops in a row with no change to %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
+}
+
+func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int) string {
+	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(l, lim), n, l.Criteria.Len())
+	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
+	if len(l.RemainingSteps) > 0 {
+		tail = ". Next step: " + clip(l.RemainingSteps[0]) + tail
+	}
+	return head + list(missing, n, budgetFor(head+tail)) + tail
+}
+
+func reasonAssumption(l *Loop, lim Limits, assumed []string) string {
+	head := fmt.Sprintf("%s: %s only assumed met: ", where(l, lim), count(len(assumed), "criterion is", "criteria are"))
+	tail := ". Verify them by execution output, observation, measurement or code review and record that verification in criteriaStatus"
+	return head + list(assumed, len(assumed), budgetFor(head+tail)) + tail
+}
+
+func reasonNoExitSignal(l *Loop, lim Limits, path string) string {
+	return fmt.Sprintf("%s: every criterion is met, but exit_signal is not true. Once you have verified everything, set exit_signal to true in %s", where(l, lim), path)
+}
+
+func reasonNoMarker(l *Loop, lim Limits, err error) string {
+	why := "your last message lacks " + Marker
+	if err != nil {
+		why = "your last message could not be read (" + clip(err.Error()) + ")"
+	}
+	return fmt.Sprintf("%s: all criteria met and exit_signal is true, but %s. End your final message with %s to finish", where(l, lim), why, Marker)
+}
+
+func reasonComplete(l *Loop, lim Limits) string {
+	return fmt.Sprintf("loop complete at %s: %s met and exit_signal is true", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"))
+}
+
+// ReasonInternalError is the verdict's reason when loophook itself failed.
+func ReasonInternalError(cause any) string {
+	return fmt.Sprintf("loophook failed (%v); letting the agent stop", cause)
+}
+
+// ReasonMisconfigured is the verdict's reason when the hook's flags are wrong.
+func ReasonMisconfigured(err error) string {
+	if err == nil {
+		err = errors.New("no answer")
+	}
+	return "loophook is misconfigured (" + err.Error() + "); letting the agent stop"
+}
+
+// where says where the loop stands, for the agent reading the reason.
+func where(l *Loop, lim Limits) string {
+	return fmt.Sprintf("iteration %s of %s", number(l.Iteration), number(maxIterations(l, lim)))
+}
+
+// MaxProblems is how many schema problems a reason names.
+const MaxProblems = 5
+
+// problemList joins the first MaxProblems problems.
+func problemList(problems []string) string {
+	shown := strings.Join(problems[:min(len(problems), MaxProblems)], "; ")
+	if extra := len(problems) - MaxProblems; extra > 0 {
+		shown += fmt.Sprintf("; … and %d more", extra)
+	}
+	return shown
+}
+
+// MaxReason caps a reason so that a huge state cannot flood the agent's context.
+const MaxReason = 2000
+
+// maxName caps one name inside a reason.
+const maxName = 200
+
+// list quotes names and joins them within n bytes, ending "… and N more" when
+// they do not all fit. Quoting keeps newlines, quotes and control characters
+// in a name from breaking the reason into lines.
+func list(names []string, total, n int) string {
+	var b strings.Builder
+	for i, name := range names {
+		item := strconv.Quote(clip(name))
+		more := ""
+		if rest := total - i - 1; rest > 0 {
+			more = fmt.Sprintf(" … and %d more", rest)
+		}
+		if i > 0 && b.Len()+2+len(item)+len(more) > n {
+			fmt.Fprintf(&b, " … and %d more", total-i)
+			return b.String()
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(item)
+	}
+	if rest := total - len(names); rest > 0 {
+		fmt.Fprintf(&b, " … and %d more", rest)
+	}
+	return b.String()
+}
+
+// listable is as many names as a list can show: each takes at least four
+// bytes ("" and a comma and space) of a reason's MaxReason.
+const listable = MaxReason / 4
+
+// budgetFor is the room a list has beside the fixed text around it.
+func budgetFor(fixed string) int {
+	return max(MaxReason-len(fixed)-maxName, maxName)
+}
+
+// clip shortens s to maxName bytes on a rune boundary.
+func clip(s string) string {
+	if len(s) <= maxName {
+		return s
+	}
+	cut := maxName
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// capReason is the last line of defence for the cap; lists keep within it.
+// It also escapes control characters that the state brought in unquoted (a
+// step, a session id, a schema pointer), so that a reason stays one line and
+// carries no terminal escape sequence to the person who sees it.
+func capReason(s string) string {
+	s = escapeControls(s)
+	if len(s) <= MaxReason {
+		return s
+	}
+	cut := MaxReason - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// escapeControls writes each control character of s as Go escapes it: \n, \x1b.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// number prints a JSON number as a person writes it: 3, not 3.000000e+00.
+func number(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// Context tells an agent starting or resuming a session where its loop
+// stands: the spec, the iteration, what is unmet, the next step and the limits.
+func Context(path string, s *Loop, lim Limits) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "A loop is under way in %s (%s).", path, where(s, lim))
+	if s.Spec != "" {
+		fmt.Fprintf(&b, " Spec: %s.", strconv.Quote(clip(s.Spec)))
+	}
+	tail := fmt.Sprintf(" Limits: the loop ends at iteration %s or after %d stuck iterations", number(maxIterations(s, lim)), lim.StuckLimit)
+	if s.HasBudget {
+		tail += fmt.Sprintf(", or when cost reaches %s", number(s.Budget))
+	}
+	tail += ". The Stop hook keeps you working until every criterion is met and verified and exit_signal is true."
+	if len(s.RemainingSteps) > 0 {
+		tail = " Next step: " + strconv.Quote(clip(s.RemainingSteps[0])) + "." + tail
+	}
+	if missing, n := s.Unmet(listable); n > 0 {
+		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, s.Criteria.Len(), list(missing, n, budgetFor(b.String()+tail)))
+	} else {
+		fmt.Fprintf(&b, " All %d criteria are met.", s.Criteria.Len())
+	}
+	b.WriteString(tail)
+	return capReason(b.String())
+}
+
+// count says "1 criterion" or "3 criteria".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// InvalidContext tells an agent starting a session that its loop's state file
+// is broken, so it can repair it before the Stop hook insists.
+func InvalidContext(path string, problems []string, lim Limits) string {
+	shown := problemList(problems)
+	until := "until then the Stop hook keeps you working"
+	if lim.AllowInvalid {
+		until = "until then the Stop hook does not enforce the loop"
+	}
+	return capReason(fmt.Sprintf("A loop is set up in %s, but the file is not a valid loop state: %s. Repair it so that `loophook validate` passes; %s.", path, shown, until))
+}

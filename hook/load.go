@@ -1,0 +1,99 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/loophook/loophook/schema"
+)
+
+// MaxState caps the state file so that a runaway file cannot stall a turn.
+const MaxState = 16 << 20
+
+// Loaded is a state file read once: its fingerprint and what its dialect
+// made of it.
+type Loaded struct {
+	Path        string
+	Dialect     schema.Dialect
+	Fingerprint string
+	schema.Reading
+}
+
+// Load reads and checks the state file. It never fails: what is wrong with
+// the file becomes Problems.
+func Load(f Found) *Loaded {
+	l := &Loaded{Path: f.Path, Dialect: f.Dialect}
+	data, err := ReadStateFile(f.Path)
+	if err != nil {
+		l.Fingerprint = "unreadable:" + err.Error()
+		l.Problems = []string{err.Error()}
+		return l
+	}
+	l.Fingerprint = fingerprint(data)
+	l.Reading = f.Dialect.Read(data)
+	return l
+}
+
+// ReadStateFile reads a state file within the size cap, refusing what is not
+// a regular file; its errors say what is wrong with the file.
+func ReadStateFile(path string) ([]byte, error) {
+	// Stat before opening: opening a named pipe would block the turn.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, openError(err)
+	}
+	switch {
+	case fi.IsDir():
+		return nil, errors.New(problemDirectory)
+	case !fi.Mode().IsRegular():
+		return nil, errors.New(problemNotRegular)
+	case fi.Size() > MaxState:
+		return nil, fmt.Errorf(problemTooLarge, MaxState>>20)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	// One read of the size Stat gave, and one more byte to see it has not grown.
+	data := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, data)
+	switch {
+	case err == nil:
+		return nil, errors.New(problemChanged) // it grew
+	case err != io.ErrUnexpectedEOF && err != io.EOF:
+		return nil, fmt.Errorf(problemUnreadable, cause(err))
+	}
+	return data[:n], nil
+}
+
+func openError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New(problemMissing)
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New(problemPermission)
+	}
+	return fmt.Errorf(problemUnopenable, cause(err))
+}
+
+// cause drops the path from an os error: the reason names the file already.
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// fingerprint identifies a state file's bytes for the runaway guard: their
+// CRC-32, which the CPU computes at memory speed, and their length. A
+// collision only makes one changed state look unchanged to the guard, which
+// needs several unchanged stops in a row to act.
+func fingerprint(data []byte) string {
+	return fmt.Sprintf("%08x-%d", crc32.ChecksumIEEE(data), len(data))
+}

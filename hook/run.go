@@ -1,0 +1,233 @@
+// Package hook is everything one evaluation touches outside the decision:
+// the hook input, finding and loading the state file, the hook's memory, the
+// transcript tail, and rendering a verdict in a host's wire.
+package hook
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/schema"
+)
+
+// Event is what a host runs the hook for.
+type Event string
+
+// The events loophook answers.
+const (
+	EventStop         Event = "stop"
+	EventSessionStart Event = "session-start"
+)
+
+// Options are a person's settings for one evaluation.
+type Options struct {
+	Host      Host
+	StatePath string // --state: skips the search
+	Dir       string // --dir: replaces the input's cwd
+	Limits    criteria.Limits
+	// Misconfigured, when set, is what is wrong with the hook's flags: the
+	// agent is let go, and the person told.
+	Misconfigured error
+	// Note tells a person something on stderr; nil discards it.
+	Note func(msg string)
+	// Getenv reads the environment; nil is os.Getenv.
+	Getenv func(string) string
+}
+
+// Result is one evaluation: the verdict and what it was drawn from.
+type Result struct {
+	criteria.Verdict
+	Loaded  *Loaded // nil when there is no state file
+	Session string
+	Memory  Memory // the session's memory after the evaluation
+	Context string // for a session start: what the agent is told
+}
+
+// Run answers one hook call: it reads the input, finds the state, decides
+// and renders the answer in the host's wire. It always writes exactly one
+// JSON object to stdout, whatever happens.
+func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
+	var r Result
+	defer func() {
+		if p := recover(); p != nil {
+			o.note(fmt.Sprintf(noteInternal, p, debug.Stack()))
+			r = Result{Verdict: criteria.Verdict{OK: true, Rule: criteria.RuleInternalError, Reason: criteria.ReasonInternalError(p)}}
+		}
+		WriteJSON(stdout, o.answer(ev, r))
+	}()
+	if o.Misconfigured != nil {
+		r.Verdict = criteria.Verdict{OK: true, Rule: criteria.RuleBadInput, Reason: criteria.ReasonMisconfigured(o.Misconfigured)}
+		return
+	}
+	in, err := o.Host.ReadInput(stdin)
+	switch {
+	case err != nil:
+		if ev == EventSessionStart {
+			o.note(err.Error())
+		}
+		r.Verdict = criteria.Decide(criteria.Evaluation{BadInput: err.Error()}, o.Limits)
+	case ev == EventSessionStart:
+		r = Begin(o, in)
+	default:
+		r = Evaluate(o, in, true)
+	}
+}
+
+func (o Options) answer(ev Event, r Result) any {
+	if ev == EventSessionStart {
+		return o.Host.SessionStart(r.Context)
+	}
+	return o.Host.Stop(r.Verdict)
+}
+
+// Evaluate runs one Stop evaluation for the input. With remember it updates
+// the session's memory under its lock, as the hook does; without, it only
+// reads the memory, as a person's dry run does.
+func Evaluate(o Options, in Input, remember bool) Result {
+	r := Result{Session: in.SessionID}
+	found := o.find(in)
+	if found.Path == "" {
+		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID}, o.Limits)
+		return r
+	}
+	l := Load(found)
+	r.Loaded = l
+	e := criteria.Evaluation{
+		Path:           o.display(found.Path, in),
+		Loop:           l.Loop,
+		Problems:       l.Problems,
+		StateSession:   l.Session,
+		SessionID:      in.SessionID,
+		StopHookActive: in.StopHookActive,
+		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
+	}
+	decide := func(prev Memory, ok bool) Memory {
+		e.Unchanged = 0
+		if in.StopHookActive && ok && prev.Fingerprint == l.Fingerprint {
+			e.Unchanged = prev.Unchanged + 1
+		}
+		r.Verdict = criteria.Decide(e, o.Limits)
+		r.Memory = Memory{Fingerprint: l.Fingerprint, Unchanged: e.Unchanged, Rule: r.Rule}
+		return r.Memory
+	}
+	store := StoreFor(found.Path)
+	var err error
+	switch {
+	case criteria.OtherSession(l.Session, in.SessionID):
+		// Another session's loop: nothing of this session to remember there.
+		decide(Memory{}, false)
+	case remember:
+		err = store.Update(in.SessionID, decide)
+	default:
+		var prev Memory
+		var ok bool
+		prev, ok, err = store.Read(in.SessionID)
+		decide(prev, ok)
+	}
+	if err != nil {
+		o.note(fmt.Sprintf(noteNote, err))
+	}
+	return r
+}
+
+// Begin answers a session start: the loop's context when an in-progress
+// loop governs this session, and a reset of its guard count.
+func Begin(o Options, in Input) Result {
+	r := Result{Session: in.SessionID}
+	found := o.find(in)
+	if found.Path == "" {
+		return r
+	}
+	l := Load(found)
+	r.Loaded = l
+	if criteria.OtherSession(l.Session, in.SessionID) {
+		return r
+	}
+	err := StoreFor(found.Path).Update(in.SessionID, func(prev Memory, _ bool) Memory {
+		prev.Unchanged = 0
+		return prev
+	})
+	if err != nil {
+		o.note(fmt.Sprintf(noteNote, err))
+	}
+	switch {
+	case l.Loop == nil:
+		r.Context = criteria.InvalidContext(o.display(found.Path, in), l.Problems, o.Limits)
+	case l.Loop.Active():
+		r.Context = criteria.Context(o.display(found.Path, in), l.Loop, o.Limits)
+	}
+	return r
+}
+
+func (o Options) note(msg string) {
+	if o.Note != nil {
+		o.Note(msg)
+	}
+}
+
+func (o Options) getenv(key string) string {
+	if o.Getenv != nil {
+		return o.Getenv(key)
+	}
+	return os.Getenv(key)
+}
+
+// projectDir is the project directory the host names, if any.
+func (o Options) projectDir() string {
+	for _, v := range o.Host.ProjectDir {
+		if dir := o.getenv(v); dir != "" {
+			return dir
+		}
+	}
+	return ""
+}
+
+// find finds the state for the input: --state, else the search.
+func (o Options) find(in Input) Found {
+	if o.StatePath != "" {
+		if _, err := os.Lstat(o.StatePath); err != nil {
+			return Found{}
+		}
+		path := o.StatePath
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		return Found{Path: path, Dialect: schema.Dialects[0]}
+	}
+	return FindState(o.dir(in), o.projectDir())
+}
+
+// Find finds the state a person's command looks at from dir.
+func (o Options) Find(dir string) Found {
+	return o.find(Input{Cwd: dir})
+}
+
+func (o Options) dir(in Input) string {
+	switch {
+	case o.Dir != "":
+		return o.Dir
+	case in.Cwd != "":
+		return in.Cwd
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// display names the state file for the agent: relative to where it works
+// when the file is below it, else in full.
+func (o Options) display(path string, in Input) string {
+	dir, err := filepath.Abs(o.dir(in))
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
+}

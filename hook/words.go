@@ -1,0 +1,50 @@
+package hook
+
+// Every sentence the hook writes for a person, other than the rules'
+// reasons (criteria) and the schema's problems (schema), is in this file.
+
+// Problems with the state file itself, as the reason lists them.
+const (
+	problemDirectory  = "the file is a directory"
+	problemNotRegular = "the file is not a regular file"
+	problemTooLarge   = "the file is larger than %d MiB"
+	problemChanged    = "the file changed while it was read"
+	problemUnreadable = "the file cannot be read: %v"
+	problemMissing    = "the file does not exist (or is a broken link)"
+	problemPermission = "the file cannot be read: permission denied"
+	problemUnopenable = "the file cannot be opened: %v"
+)
+
+// Notes on stderr.
+const (
+	noteInternal  = "internal error: %v\n%s"
+	noteNote      = "note: %v"
+	noteUncounted = "; the runaway guard cannot count this session"
+)
+
+// Hook input problems.
+const (
+	inputUnreadable = "read stdin: %w"
+	inputTooLarge   = "stdin is larger than %d MiB"
+	inputEmpty      = "stdin is empty"
+	inputNotObject  = "stdin is not a JSON object"
+	inputNotJSON    = "stdin: %s"
+)
+
+// Memory problems.
+const (
+	memoryUnreadable = "read memory: %w"
+	memoryDamaged    = "memory %s is damaged; the guard counts afresh"
+	memoryNoDir      = "create memory directory: %w"
+	memoryNoLock     = "lock memory: %w"
+	memoryNoWrite    = "write memory: %w"
+)
+
+// Transcript problems.
+const (
+	transcriptNone        = "the hook input names no transcript"
+	transcriptError       = "transcript: %v"
+	transcriptNotRegular  = "transcript is not a regular file"
+	transcriptNoMessage   = "the transcript has no assistant message"
+	transcriptNoMessageIn = "no assistant message in the last %d MiB of the transcript"
+)
