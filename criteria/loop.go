@@ -22,6 +22,28 @@ type Loop struct {
 	HasBudget     bool
 	StuckCount    float64
 
+	// DoneClaim says the file claims the loop is finished (hope's status
+	// complete, on-loop's COMPLETE...): the exit signal when every
+	// criterion is met, never an exit by itself.
+	DoneClaim bool
+	// Waiting, when set, says what a person must do before the loop can go
+	// on (blocked, an approval, a handoff, an unknown phase): rule waiting.
+	Waiting string
+	// Failed, when set, is the loop's error and how to resume: rule failed.
+	Failed string
+	// Exhausted, when set, says which of the dialect's retries ran out:
+	// rule circuit-open.
+	Exhausted string
+	// NextStep is what the agent should do next, for a reason; "" falls
+	// back to RemainingSteps[0].
+	NextStep string
+	// Checkpoints says the loop pauses for the person after each unit of
+	// work (hope's colleague shape): rule checkpoint.
+	Checkpoints bool
+	// Notes are what a resumed agent is told beyond the rules' fields
+	// (on-loop's todos, an orchestrator's handoff), one line each.
+	Notes []string
+
 	Steps          []string
 	CompletedSteps []string
 	RemainingSteps []string // RemainingSteps[0] is the next step
