@@ -31,6 +31,9 @@ type Dialect struct {
 	validate func(doc any) []string
 	// loop builds the loop from a document that passed validate.
 	loop func(doc map[string]any) *criteria.Loop
+	// Progress names the top-level fields whose change is progress for
+	// the runaway guard; nil means the whole state. Timestamps never count.
+	Progress []string
 	// fast, when set, reads a plainly valid file in one pass (ok) or leaves
 	// it to the general path.
 	fast func(data []byte) (l *criteria.Loop, ok bool)
@@ -85,6 +88,9 @@ type Reading struct {
 	// Session is the file's session_id when it parses as JSON, valid or
 	// not, so that another session's broken loop stays theirs.
 	Session string
+	// Progress fingerprints the loop's progress fields, timestamps left
+	// out; "" when the file is not JSON.
+	Progress string
 }
 
 // Read reads a state file's bytes; it accepts a UTF-8 byte order mark and
