@@ -221,13 +221,22 @@ func (o Options) dir(in Input) string {
 // display names the state file for the agent: relative to where it works
 // when the file is below it, else in full.
 func (o Options) display(path string, in Input) string {
-	dir, err := filepath.Abs(o.dir(in))
+	return Relative(o.dir(in), path)
+}
+
+// Relative names path relative to dir when it is below dir, else in full.
+func Relative(dir, path string) string {
+	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return path
 	}
-	rel, err := filepath.Rel(dir, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
 		return path
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
 	}
 	return rel
 }

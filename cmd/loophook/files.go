@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/loophook/loophook/hook"
 )
@@ -29,19 +28,8 @@ func replaceFile(path string, data []byte, perm fs.FileMode) error {
 // shown names a file for a person: relative to the working directory when it
 // is below it, else in full.
 func shown(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return path
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return abs
-	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
-	}
-	return rel
+	wd, _ := os.Getwd()
+	return hook.Relative(wd, path)
 }
 
 // projectRoot is the enclosing git work tree's root (the first directory
