@@ -6,7 +6,6 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/loophook/loophook/schema"
 )
@@ -41,24 +40,19 @@ func Load(f Found) *Loaded {
 // ReadStateFile reads a state file within the size cap, refusing what is not
 // a regular file; its errors say what is wrong with the file.
 func ReadStateFile(path string) ([]byte, error) {
-	// Stat before opening: opening a named pipe would block the turn.
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, openError(err)
-	}
+	f, fi, err := openRegular(path)
 	switch {
-	case fi.IsDir():
+	case errors.Is(err, errNotRegular) && fi.IsDir():
 		return nil, errors.New(problemDirectory)
-	case !fi.Mode().IsRegular():
+	case errors.Is(err, errNotRegular):
 		return nil, errors.New(problemNotRegular)
-	case fi.Size() > MaxState:
-		return nil, fmt.Errorf(problemTooLarge, MaxState>>20)
-	}
-	f, err := os.Open(path)
-	if err != nil {
+	case err != nil:
 		return nil, openError(err)
 	}
 	defer f.Close()
+	if fi.Size() > MaxState {
+		return nil, fmt.Errorf(problemTooLarge, MaxState>>20)
+	}
 	// One read of the size Stat gave, and one more byte to see it has not grown.
 	data := make([]byte, fi.Size()+1)
 	n, err := io.ReadFull(f, data)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -23,15 +22,11 @@ func LastAssistantText(path string) (string, error) {
 	if path == "" {
 		return "", errors.New(transcriptNone)
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", fmt.Errorf(transcriptError, cause(err))
-	}
-	if !fi.Mode().IsRegular() {
+	f, fi, err := openRegular(path)
+	switch {
+	case errors.Is(err, errNotRegular):
 		return "", errors.New(transcriptNotRegular)
-	}
-	f, err := os.Open(path)
-	if err != nil {
+	case err != nil:
 		return "", fmt.Errorf(transcriptError, cause(err))
 	}
 	defer f.Close()
