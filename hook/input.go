@@ -50,9 +50,9 @@ func optional(raw json.RawMessage) *string {
 func ReadInput(r io.Reader) (Input, error) {
 	var in Input
 	var w wireInput
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	data, err := readStdin(r)
 	if err != nil {
-		return in, fmt.Errorf(inputUnreadable, err)
+		return in, err
 	}
 	if len(data) > MaxInput {
 		return in, fmt.Errorf(inputTooLarge, MaxInput>>20)

@@ -27,6 +27,8 @@ const (
 	inputUnreadable = "read stdin: %w"
 	inputTooLarge   = "stdin is larger than %d MiB"
 	inputEmpty      = "stdin is empty"
+	inputNothing    = "nothing arrived on stdin within %v"
+	inputUnfinished = "stdin did not finish a JSON object within %v"
 	inputNotObject  = "stdin is not a JSON object"
 	inputNotJSON    = "stdin: %s"
 )
