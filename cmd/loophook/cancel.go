@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,8 +45,8 @@ func cancelCommand() *cli.Command {
 				fmt.Fprintf(c.App.ErrWriter, "loophook: the loop in %s is already cancelled; nothing changed\n", shown(path))
 				return nil
 			}
-			if err := replaceFile(path, out, 0o644); err != nil {
-				return fail("", "write %s: %v", shown(path), pathCause(err))
+			if err := replaceState(path, out); err != nil {
+				return errWrite(shown(path), err)
 			}
 			var text string
 			switch {
@@ -61,6 +63,18 @@ func cancelCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// replaceState replaces the state file at path atomically, keeping its
+// permissions.
+func replaceState(path string, data []byte) error {
+	dir, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	name := filepath.Base(path)
+	return writeIn(dir, name, data, keptPerm(dir, name, 0o644))
 }
 
 // cancelled returns the state document with the value of its top-level

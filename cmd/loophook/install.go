@@ -122,11 +122,8 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	case len(changes) == 0:
 		summary = fmt.Sprintf("%s %s; nothing changed", e.nothing, shown(path))
 	default:
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fail("", "create %s: %v", shown(filepath.Dir(path)), pathCause(err))
-		}
-		if err := replaceFile(path, out, 0o644); err != nil {
-			return fail("", "write %s: %v", shown(path), pathCause(err))
+		if err := writeSettings(path, out); err != nil {
+			return errWrite(shown(path), err)
 		}
 		summary = fmt.Sprintf("%s %s: %s", e.done, shown(path), strings.Join(changes, ", "))
 	}
@@ -138,6 +135,33 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 		fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s\n", n)
 	}
 	return nil
+}
+
+// writeSettings replaces the settings file at path atomically, creating
+// the directories it needs, and removing them again should the write fail.
+// A symbolic link keeps pointing where it did: the file it names is the one
+// replaced, so that a settings file kept in a dotfiles repository stays
+// there.
+func writeSettings(path string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	dirPath, name := filepath.Dir(path), filepath.Base(path)
+	undo, err := makeDirs(dirPath)
+	if err != nil {
+		return err
+	}
+	dir, err := os.OpenRoot(dirPath)
+	if err == nil {
+		err = writeIn(dir, name, data, keptPerm(dir, name, 0o644))
+		dir.Close()
+	}
+	if err != nil {
+		undo()
+	}
+	return err
 }
 
 // decodeSettings reads a settings file; an empty or missing one is {}.
