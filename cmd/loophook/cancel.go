@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -20,7 +21,8 @@ func cancelCommand() *cli.Command {
 		Description: "Sets \"status\" to \"cancelled\" in the state the hook would find (or --state), so that the\n" +
 			"Stop hook lets the agent stop. Only that value changes: every other byte stays as it was,\n" +
 			"key order, spacing, line ends and a byte order mark included. The file is replaced\n" +
-			"atomically and keeps its permissions. Refuses a file that is not JSON.\n\n" +
+			"atomically and keeps its permissions. Refuses a file that is not JSON, and to write through\n" +
+			"a symbolic link.\n\n" +
 			"Examples:\n" +
 			"   loophook cancel\n" +
 			"   loophook cancel --state path/to/.loop/state.json",
@@ -33,48 +35,54 @@ func cancelCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			data, err := hook.ReadStateFile(path)
-			if err != nil {
-				return fail("", "%s: %v", shown(path), err)
-			}
-			out, was, err := cancelled(data)
-			if err != nil {
-				return fail("repair it (loophook validate shows where), or remove it to end the loop", "%s is %v; nothing changed", shown(path), err)
-			}
-			if bytes.Equal(out, data) {
-				fmt.Fprintf(c.App.ErrWriter, "loophook: the loop in %s is already cancelled; nothing changed\n", shown(path))
-				return nil
-			}
-			if err := replaceState(path, out); err != nil {
-				return errWrite(shown(path), err)
-			}
-			var text string
-			switch {
-			case was == "":
-				was = "absent"
-			case json.Unmarshal([]byte(was), &text) == nil:
-				was = text
-			}
-			fmt.Fprintf(c.App.ErrWriter, "loophook: cancelled the loop in %s (status was %s)\n", shown(path), was)
-			if _, problems, _ := hook.Parse(out); len(problems) > 0 {
-				fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s is still not a valid loop state (%d %s), so the hook keeps the agent working until it is repaired; see loophook validate\n",
-					shown(path), len(problems), plural(len(problems), "problem"))
-			}
-			return nil
+			return cancelLoop(c.App.ErrWriter, path)
 		},
 	}
 }
 
-// replaceState replaces the state file at path atomically, keeping its
-// permissions.
-func replaceState(path string, data []byte) error {
-	dir, err := os.OpenRoot(filepath.Dir(path))
-	if err != nil {
+// cancelLoop sets the status of the state at path to cancelled. It never
+// writes through a symbolic link.
+func cancelLoop(w io.Writer, path string) error {
+	dirPath, name := filepath.Dir(path), filepath.Base(path)
+	if err := refuseLink(path, pointsToFile, cancelLinkHint); err != nil {
 		return err
 	}
+	dir, err := openDirNoLink(dirPath, cancelLinkHint)
+	if err != nil {
+		return errOpen(shown(dirPath), err)
+	}
 	defer dir.Close()
-	name := filepath.Base(path)
-	return writeIn(dir, name, data, keptPerm(dir, name, 0o644))
+	if fi, err := dir.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return errLink(shown(path), cancelLinkHint(shown(path), pointsToFile))
+	}
+	data, err := hook.ReadStateFile(path)
+	if err != nil {
+		return fail("", "%s: %v", shown(path), err)
+	}
+	out, was, err := cancelled(data)
+	if err != nil {
+		return fail("repair it (loophook validate shows where), or remove it to end the loop", "%s is %v; nothing changed", shown(path), err)
+	}
+	if bytes.Equal(out, data) {
+		fmt.Fprintf(w, "loophook: the loop in %s is already cancelled; nothing changed\n", shown(path))
+		return nil
+	}
+	if err := writeIn(dir, name, out, keptPerm(dir, name, 0o644)); err != nil {
+		return errWrite(shown(path), err)
+	}
+	var text string
+	switch {
+	case was == "":
+		was = "absent"
+	case json.Unmarshal([]byte(was), &text) == nil:
+		was = text
+	}
+	fmt.Fprintf(w, "loophook: cancelled the loop in %s (status was %s)\n", shown(path), was)
+	if _, problems, _ := hook.Parse(out); len(problems) > 0 {
+		fmt.Fprintf(w, "loophook: note: %s is still not a valid loop state (%d %s), so the hook keeps the agent working until it is repaired; see loophook validate\n",
+			shown(path), len(problems), plural(len(problems), "problem"))
+	}
+	return nil
 }
 
 // cancelled returns the state document with the value of its top-level

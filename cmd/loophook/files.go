@@ -70,6 +70,40 @@ func keptPerm(dir *os.Root, name string, perm fs.FileMode) fs.FileMode {
 	return perm
 }
 
+// refuseLink fails when path is a symbolic link, so that a person's
+// command never writes through one; hint says what to do about it, and what
+// it points to.
+func refuseLink(path, what string, hint linkHint) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return errLink(shown(path), hint(shown(path), what))
+	}
+	return nil
+}
+
+// openDirNoLink opens dir as a root to write in, after checking that it is
+// not a symbolic link, and that the root opened is the directory checked.
+func openDirNoLink(dir string, hint linkHint) (*os.Root, error) {
+	if err := refuseLink(dir, pointsToDir, hint); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	opened, err := root.Stat(".")
+	if err == nil {
+		var now fs.FileInfo
+		if now, err = os.Lstat(dir); err == nil && !os.SameFile(opened, now) {
+			err = errLink(shown(dir), hint(shown(dir), pointsToDir))
+		}
+	}
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return root, nil
+}
+
 // makeDirs creates dir and the directories above it that are missing, and
 // returns a function that removes what it created, should what was to go in
 // it fail.

@@ -25,7 +25,7 @@ func initCommand() *cli.Command {
 			"all left, iteration 0, status in_progress. Also writes .loop/.gitignore, which keeps the\n" +
 			"hook's memory out of commits. The hook finds the loop from sessions working in DIR or below.\n" +
 			"Give --criterion and --step once per item; commas inside an item are kept.\n" +
-			"Refuses to replace an existing state unless --force.\n\n" +
+			"Refuses to replace an existing state unless --force, and to write through a symbolic link.\n\n" +
 			"Examples:\n" +
 			"   loophook init --spec \"add a --json flag\" --criterion \"tests pass\" --criterion \"docs updated\"\n" +
 			"   loophook init --spec \"fix the flaky test\" --criterion \"go test -count=20 passes\" \\\n" +
@@ -122,10 +122,16 @@ func newState(spec string, crits, steps []string, maxIterations int) (*object, s
 
 // startLoop writes a new loop's state at path, .loop/state.json, and
 // .loop/.gitignore unless there is one (it is the person's then), all or
-// nothing: when a write fails, what it created goes. It replaces a state
-// only when force is set.
+// nothing: when a write fails, what it created goes. It never writes through
+// a symbolic link, and replaces a state only when force is set.
 func startLoop(path string, state []byte, force bool) error {
 	loopPath, name := filepath.Dir(path), filepath.Base(path)
+	if err := refuseLink(loopPath, pointsToDir, initLinkHint); err != nil {
+		return err
+	}
+	if err := refuseLink(path, pointsToFile, initLinkHint); err != nil {
+		return err
+	}
 	if _, err := os.Lstat(path); err == nil && !force {
 		return errStateExists(shown(path))
 	}
@@ -133,7 +139,7 @@ func startLoop(path string, state []byte, force bool) error {
 	if err != nil {
 		return errCreate(shown(loopPath), err)
 	}
-	loop, err := os.OpenRoot(loopPath)
+	loop, err := openDirNoLink(loopPath, initLinkHint)
 	if err != nil {
 		undo()
 		return errOpen(shown(loopPath), err)
@@ -148,6 +154,9 @@ func startLoop(path string, state []byte, force bool) error {
 		loop.Close() // before undo, which removes the directory it holds
 		undo()
 		return err
+	}
+	if fi, err := loop.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return abandon(errLink(shown(path), initLinkHint(shown(path), pointsToFile)))
 	}
 	if _, err := loop.Lstat(ignore); errors.Is(err, fs.ErrNotExist) {
 		if err := writeIn(loop, ignore, []byte(hook.MemoryDir+"/\n"), 0o644); err != nil {
