@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // People's commands write through a directory opened as an *os.Root, by
@@ -102,6 +103,24 @@ func openDirNoLink(dir string, hint linkHint) (*os.Root, error) {
 		return nil, err
 	}
 	return root, nil
+}
+
+// brokenName is a name beside name in dir that nothing has yet, for a file
+// moved aside at now: name.broken-20261123T140501, then -2, -3 … after it.
+func brokenName(dir *os.Root, name string, now time.Time) (string, error) {
+	base := name + ".broken-" + now.Format("20060102T150405")
+	for i := 1; i <= 1000; i++ {
+		candidate := base
+		if i > 1 {
+			candidate = fmt.Sprintf("%s-%d", base, i)
+		}
+		if _, err := dir.Lstat(candidate); errors.Is(err, fs.ErrNotExist) {
+			return candidate, nil
+		} else if err != nil {
+			return "", err
+		}
+	}
+	return "", errAllTaken(base)
 }
 
 // makeDirs creates dir and the directories above it that are missing, and

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 func TestWriteSettingsKeepsModeAndLinks(t *testing.T) {
@@ -94,6 +95,30 @@ func TestFailedWriteLeavesNothing(t *testing.T) {
 		}
 		if want := map[string]int{dir: 2, project: 0}[d]; len(names) != want {
 			t.Errorf("%s holds %q, want %d entries", d, names, want)
+		}
+	}
+}
+
+func TestBrokenNameNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	now := time.Date(2026, 11, 23, 14, 5, 1, 0, time.UTC)
+	for _, want := range []string{
+		"state.json.broken-20261123T140501",
+		"state.json.broken-20261123T140501-2",
+		"state.json.broken-20261123T140501-3",
+	} {
+		got, err := brokenName(root, "state.json", now)
+		if err != nil || got != want {
+			t.Fatalf("brokenName = %q, %v; want %q", got, err, want)
+		}
+		// Taken by anything, even a link to nothing.
+		if err := os.Symlink("nowhere", filepath.Join(dir, got)); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

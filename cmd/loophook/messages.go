@@ -32,6 +32,10 @@ const (
 	pointsToDir  = "what it points to"
 )
 
+func errAllTaken(base string) error {
+	return fmt.Errorf("%s-2 to -1000 are all taken", base)
+}
+
 // errOpen says that the directory name cannot be opened to write in, unless
 // err says why already.
 func errOpen(name string, err error) error {
@@ -46,6 +50,32 @@ func errOpen(name string, err error) error {
 
 func cancelLinkHint(name, what string) string {
 	return fmt.Sprintf("to end the loop, remove the link (rm %s): %s stays as it is", name, what)
+}
+
+func msgCancelled(path, was string) string {
+	return fmt.Sprintf("cancelled the loop in %s (status was %s)", path, was)
+}
+
+func msgAlreadyCancelled(path string) string {
+	return fmt.Sprintf("the loop in %s is already cancelled; nothing changed", path)
+}
+
+func msgMovedAside(from, to, why string) string {
+	return fmt.Sprintf("cancelled the loop by moving %s to %s, since it cannot be edited: %s", from, to, why)
+}
+
+const whyEmpty = "the file is empty"
+
+func whyInvalidCancelled(problems int) string {
+	return fmt.Sprintf("not a valid loop state (%d %s), even cancelled", problems, plural(problems, "problem"))
+}
+
+func errNothingToCancel(path string, err error) error {
+	return fail("", "%s: %v", path, err)
+}
+
+func errMoveAside(path string, err error) error {
+	return fail("remove it to end the loop", "move %s aside: %v", path, err)
 }
 
 // init
