@@ -87,3 +87,9 @@ func initLinkHint(name, what string) string {
 func errStateExists(path string) error {
 	return fail("add --force to replace it, or end its loop with: loophook cancel", "%s already exists", path)
 }
+
+// install and uninstall
+
+func changeProtocol(event string) string {
+	return "set --protocol claude on the " + event + " hook"
+}
