@@ -25,7 +25,11 @@ func TestWriteSettingsKeepsModeAndLinks(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeSettings(link, []byte("new")); err != nil {
+	resolved, data, err := readSettings(link, "install")
+	if err != nil || string(data) != "old" {
+		t.Fatalf("readSettings = %q, %v", data, err)
+	}
+	if err := writeSettings(resolved, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {

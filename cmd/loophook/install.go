@@ -32,7 +32,8 @@ func installCommand() *cli.Command {
 			"    end it, not Claude Code's cap of 8 blocks in a row.\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook installed from\n" +
 			"another path is pointed at this one, not added twice; running it again changes nothing.\n" +
-			"The file is written atomically; a file that is not JSON is refused and left as it is.\n\n" +
+			"The file is written atomically; a file that is not JSON, or not a regular file, is refused\n" +
+			"and left as it is. A settings file that is a symbolic link is written where it points.\n\n" +
 			"Scopes: project is <project>/.claude/settings.json, local <project>/.claude/settings.local.json,\n" +
 			"user ~/.claude/settings.json; the project is the enclosing git work tree's root, else the\n" +
 			"current directory. Project settings are usually committed, and the hooks name this machine's\n" +
@@ -93,9 +94,9 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail("", "read %s: %v", shown(path), pathCause(err))
+	target, data, err := readSettings(path, c.Command.Name)
+	if err != nil {
+		return err
 	}
 	doc, err := decodeSettings(data)
 	if err != nil {
@@ -122,7 +123,7 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	case len(changes) == 0:
 		summary = fmt.Sprintf("%s %s; nothing changed", e.nothing, shown(path))
 	default:
-		if err := writeSettings(path, out); err != nil {
+		if err := writeSettings(target, out); err != nil {
 			return errWrite(shown(path), err)
 		}
 		summary = fmt.Sprintf("%s %s: %s", e.done, shown(path), strings.Join(changes, ", "))
@@ -137,18 +138,47 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	return nil
 }
 
-// writeSettings replaces the settings file at path atomically, creating
-// the directories it needs, and removing them again should the write fail.
-// A symbolic link keeps pointing where it did: the file it names is the one
-// replaced, so that a settings file kept in a dotfiles repository stays
-// there.
-func writeSettings(path string, data []byte) error {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
+// maxSettings is the largest settings file install reads.
+const maxSettings = 16 << 20
+
+// readSettings reads the settings file at path, following a symbolic link
+// to the file it names, target, which is the one to replace. A missing file
+// reads as empty; a link to nothing, and anything but a regular file, are
+// refused without being opened.
+func readSettings(path, command string) (target string, data []byte, err error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, nil, nil
+	case err != nil:
+		return "", nil, errRead(shown(path), err)
 	}
-	dirPath, name := filepath.Dir(path), filepath.Base(path)
+	target = path
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(path); errors.Is(err, fs.ErrNotExist) {
+			link, _ := os.Readlink(path)
+			return "", nil, errDanglingSettings(shown(path), link, command)
+		} else if err != nil {
+			return "", nil, errRead(shown(path), err)
+		}
+	}
+	data, err = readRegular(target, maxSettings)
+	var odd *notRegular
+	switch {
+	case errors.As(err, &odd):
+		return "", nil, errNotRegularSettings(shown(path), err, command)
+	case err != nil:
+		return "", nil, errRead(shown(path), err)
+	}
+	return target, data, nil
+}
+
+// writeSettings replaces the settings file at target atomically, creating
+// the directories it needs, and removing them again should the write fail.
+// Links on the way to target are followed: a person's configuration may
+// live anywhere.
+func writeSettings(target string, data []byte) error {
+	dirPath, name := filepath.Dir(target), filepath.Base(target)
 	undo, err := makeDirs(dirPath)
 	if err != nil {
 		return err
@@ -242,7 +272,7 @@ func alsoInstalled(scope, path, bin string) []string {
 		if other == scope || err != nil || p == path {
 			continue
 		}
-		data, err := os.ReadFile(p)
+		_, data, err := readSettings(p, "")
 		if err != nil {
 			continue
 		}

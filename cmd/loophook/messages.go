@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // The sentences people read from cancel, init, install and uninstall, kept
@@ -11,6 +12,10 @@ import (
 // error and prints its hint on a "hint: " line.
 
 // files
+
+func errRead(name string, err error) error {
+	return fail("", "read %s: %v", name, pathCause(err))
+}
 
 func errCreate(name string, err error) error {
 	return fail("", "create %s: %v", name, pathCause(err))
@@ -31,6 +36,31 @@ const (
 	pointsToFile = "the file it points to"
 	pointsToDir  = "what it points to"
 )
+
+func whyNotRegular(m fs.FileMode) string {
+	return "not a regular file (" + fileKind(m) + ")"
+}
+
+// fileKind names a kind of file for a person.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "a special file"
+}
+
+func errLarger(limit int64) error {
+	return fmt.Errorf("larger than %d MiB", limit>>20)
+}
 
 func errAllTaken(base string) error {
 	return fmt.Errorf("%s-2 to -1000 are all taken", base)
@@ -89,6 +119,16 @@ func errStateExists(path string) error {
 }
 
 // install and uninstall
+
+func errDanglingSettings(path, target, command string) error {
+	return fail("create the file it points to (it may hold just {}), or remove the link, and run loophook "+command+" again",
+		"%s is a symbolic link to %s, which does not exist; nothing changed", path, target)
+}
+
+func errNotRegularSettings(path string, err error, command string) error {
+	return fail("a settings file is a JSON file: move this one aside and run loophook "+command+" again",
+		"%s is %v; nothing changed", path, err)
+}
 
 func changeProtocol(event string) string {
 	return "set --protocol claude on the " + event + " hook"
