@@ -30,10 +30,12 @@ func installCommand() *cli.Command {
 			"    with --protocol claude, and\n" +
 			"  - env." + blockCapKey + " = \"" + blockCap + "\", so that the loop's own limits\n" +
 			"    end it, not Claude Code's cap of 8 blocks in a row.\n" +
-			"Keeps every other setting and hook, and the order of keys. A loophook hook installed from\n" +
-			"another path is pointed at this one, not added twice; running it again changes nothing.\n" +
+			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
+			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
+			"kept as written, not added twice; running it again changes nothing.\n" +
 			"The file is written atomically; a file that is not JSON, or not a regular file, is refused\n" +
-			"and left as it is. A settings file that is a symbolic link is written where it points.\n\n" +
+			"and left as it is. A settings file that is a symbolic link is written where it points.\n" +
+			"A block cap set to another value, in this file or another scope's, is kept.\n\n" +
 			"Scopes: project is <project>/.claude/settings.json, local <project>/.claude/settings.local.json,\n" +
 			"user ~/.claude/settings.json; the project is the enclosing git work tree's root, else the\n" +
 			"current directory. Project settings are usually committed, and the hooks name this machine's\n" +
@@ -78,15 +80,23 @@ func uninstallCommand() *cli.Command {
 // what happened.
 type settingsEdit struct {
 	done, would, nothing string
-	change               func(doc *object, bin string) (changes, notes []string, err error)
-	others               bool // warn of loophook's hooks in the other scopes
+	change               func(doc *object, bin string, others []scopeSettings) (changes, notes []string, err error)
+	others               bool // read the other scopes' files: their hooks and block cap
+}
+
+// scopeSettings is another scope's settings file, as read.
+type scopeSettings struct {
+	scope, path string
+	doc         *object
 }
 
 func editSettings(c *cli.Context, e settingsEdit) error {
+	command := c.Command.Name
 	if c.NArg() > 0 {
-		return fail("choose the file with --scope project|local|user", "%s takes no arguments", c.Command.Name)
+		return fail("choose the file with --scope project|local|user", "%s takes no arguments", command)
 	}
-	path, err := settingsPath(c.String("scope"))
+	scope := c.String("scope")
+	path, err := settingsPath(scope)
 	if err != nil {
 		return err
 	}
@@ -94,17 +104,21 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if err != nil {
 		return err
 	}
-	target, data, err := readSettings(path, c.Command.Name)
+	target, data, err := readSettings(path, command)
 	if err != nil {
 		return err
 	}
 	doc, err := decodeSettings(data)
 	if err != nil {
-		return fail("fix it, or move it aside, and run loophook "+c.Command.Name+" again", "%s is %v; nothing changed", shown(path), err)
+		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s is %v; nothing changed", shown(path), err)
 	}
-	changes, notes, err := e.change(doc, bin)
+	var others []scopeSettings
+	if e.others {
+		others = otherScopes(scope, path)
+	}
+	changes, notes, err := e.change(doc, bin, others)
 	if err != nil {
-		return fail("fix it, or move it aside, and run loophook "+c.Command.Name+" again", "%s: %v; nothing changed", shown(path), err)
+		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s: %v; nothing changed", shown(path), err)
 	}
 	out := data
 	if len(changes) > 0 {
@@ -130,7 +144,7 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "loophook: %s\n", summary)
 	if e.others {
-		notes = append(notes, alsoInstalled(c.String("scope"), path, bin)...)
+		notes = append(notes, alsoInstalled(others, bin)...)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s\n", n)
@@ -192,6 +206,26 @@ func writeSettings(target string, data []byte) error {
 		undo()
 	}
 	return err
+}
+
+// otherScopes reads the settings files of the scopes other than scope,
+// passing over those that cannot be read.
+func otherScopes(scope, path string) []scopeSettings {
+	var others []scopeSettings
+	for _, other := range scopes {
+		p, err := settingsPath(other)
+		if other == scope || err != nil || p == path {
+			continue
+		}
+		_, data, err := readSettings(p, "")
+		if err != nil {
+			continue
+		}
+		if doc, err := decodeSettings(data); err == nil {
+			others = append(others, scopeSettings{other, p, doc})
+		}
+	}
+	return others
 }
 
 // decodeSettings reads a settings file; an empty or missing one is {}.
@@ -265,19 +299,11 @@ func loophookBinary() (string, error) {
 // alsoInstalled warns of loophook's hooks in the other scopes' files: Claude
 // Code runs the hooks of every scope, and a Stop hook run twice per stop
 // would count the runaway guard twice.
-func alsoInstalled(scope, path, bin string) []string {
+func alsoInstalled(others []scopeSettings, bin string) []string {
 	var notes []string
-	for _, other := range scopes {
-		p, err := settingsPath(other)
-		if other == scope || err != nil || p == path {
-			continue
-		}
-		_, data, err := readSettings(p, "")
-		if err != nil {
-			continue
-		}
-		if doc, err := decodeSettings(data); err == nil && hasLoophookHooks(doc, bin) {
-			notes = append(notes, fmt.Sprintf("%s (%s scope) has loophook's hooks too, and Claude Code runs every scope's hooks: remove one with loophook uninstall --scope %s", shown(p), other, other))
+	for _, o := range others {
+		if hasLoophookHooks(o.doc, bin) {
+			notes = append(notes, fmt.Sprintf("%s (%s scope) has loophook's hooks too, and Claude Code runs every scope's hooks: remove one with loophook uninstall --scope %s", shown(o.path), o.scope, o.scope))
 		}
 	}
 	return notes

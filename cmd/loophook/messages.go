@@ -130,6 +130,10 @@ func errNotRegularSettings(path string, err error, command string) error {
 		"%s is %v; nothing changed", path, err)
 }
 
+func noteCapSetElsewhere(value, path, scope string) string {
+	return fmt.Sprintf("kept env.%s at %s, set in %s (%s scope); loophook's %q is not added here", blockCapKey, value, path, scope, blockCap)
+}
+
 func changeProtocol(event string) string {
 	return "set --protocol claude on the " + event + " hook"
 }

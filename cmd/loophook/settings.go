@@ -27,13 +27,21 @@ func hookCommand(bin, command string) string {
 // installHooks merges loophook's hooks and the block cap into a Claude Code
 // settings document, keeping everything else. changes says what it changed,
 // in a person's words, and notes what it chose to leave.
-func installHooks(doc *object, bin string) (changes, notes []string, err error) {
+//
+// The block cap is loophook's only while it is "50": a person's own value,
+// here or in another scope's file (others), is kept, since Claude Code would
+// take a "50" in a scope above theirs over it.
+func installHooks(doc *object, bin string, others []scopeSettings) (changes, notes []string, err error) {
 	env, err := childObject(doc, "env", "/env")
 	if err != nil {
 		return nil, nil, err
 	}
 	switch v, ok := env.get(blockCapKey); {
 	case !ok:
+		if o, v := personsBlockCap(others); o != nil {
+			notes = append(notes, noteCapSetElsewhere(strings.TrimSpace(string(encode(v))), shown(o.path), o.scope))
+			break
+		}
 		env.set(blockCapKey, blockCap)
 		changes = append(changes, fmt.Sprintf("set env.%s to %q", blockCapKey, blockCap))
 	case v != blockCap:
@@ -102,7 +110,7 @@ func installHooks(doc *object, bin string) (changes, notes []string, err error) 
 // uninstallHooks takes out of a settings document what installHooks put in:
 // loophook's handlers, the groups and lists they leave empty, and the block
 // cap while it still has loophook's value.
-func uninstallHooks(doc *object, bin string) (changes, notes []string, err error) {
+func uninstallHooks(doc *object, bin string, _ []scopeSettings) (changes, notes []string, err error) {
 	if v, ok := doc.get("hooks"); ok {
 		hooks, ok := v.(*object)
 		if !ok {
@@ -152,6 +160,20 @@ func uninstallHooks(doc *object, bin string) (changes, notes []string, err error
 		}
 	}
 	return changes, notes, nil
+}
+
+// personsBlockCap is the first of others that sets the block cap to a value
+// that is not loophook's, and that value.
+func personsBlockCap(others []scopeSettings) (*scopeSettings, any) {
+	for i, o := range others {
+		env, _ := o.doc.get("env")
+		if env, ok := env.(*object); ok {
+			if v, ok := env.get(blockCapKey); ok && v != blockCap {
+				return &others[i], v
+			}
+		}
+	}
+	return nil, nil
 }
 
 // hasLoophookHooks reports whether a settings document has any of

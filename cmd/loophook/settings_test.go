@@ -61,11 +61,11 @@ func TestInstallIsIdempotent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := installHooks(doc, bin); err != nil {
+		if _, _, err := installHooks(doc, bin, nil); err != nil {
 			t.Fatal(err)
 		}
 		first := string(encode(doc))
-		changes, _, err := installHooks(doc, bin)
+		changes, _, err := installHooks(doc, bin, nil)
 		if err != nil || len(changes) > 0 || string(encode(doc)) != first {
 			t.Errorf("second install of %s changed %q (%v):\n%s", in, changes, err, encode(doc))
 		}
@@ -83,10 +83,10 @@ func TestUninstallUndoesInstall(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := string(encode(doc))
-		if _, _, err := installHooks(doc, bin); err != nil {
+		if _, _, err := installHooks(doc, bin, nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := uninstallHooks(doc, bin); err != nil {
+		if _, _, err := uninstallHooks(doc, bin, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := string(encode(doc)); got != want {
