@@ -38,8 +38,9 @@ func installCommand() *cli.Command {
 			"A block cap set to another value, in this file or another scope's, is kept.\n\n" +
 			"Scopes: project is <project>/.claude/settings.json, local <project>/.claude/settings.local.json,\n" +
 			"user ~/.claude/settings.json; the project is the enclosing git work tree's root, else the\n" +
-			"current directory. Project settings are usually committed, and the hooks name this machine's\n" +
-			"path to loophook: use --scope local to keep them to yourself.\n" +
+			"current directory, though never the home directory, whose .claude holds the user settings.\n" +
+			"Project settings are usually committed, and the hooks name this machine's path to loophook:\n" +
+			"use --scope local to keep them to yourself.\n" +
 			"LOOPHOOK_BIN, when set, is the path written instead of this binary's (for packagers, whose\n" +
 			"binary's real path changes on upgrade, and for tests).\n\n" +
 			"Examples:\n" +
@@ -96,7 +97,7 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 		return fail("choose the file with --scope project|local|user", "%s takes no arguments", command)
 	}
 	scope := c.String("scope")
-	path, err := settingsPath(scope)
+	path, err := settingsPath(scope, command)
 	if err != nil {
 		return err
 	}
@@ -213,7 +214,7 @@ func writeSettings(target string, data []byte) error {
 func otherScopes(scope, path string) []scopeSettings {
 	var others []scopeSettings
 	for _, other := range scopes {
-		p, err := settingsPath(other)
+		p, err := settingsPath(other, "")
 		if other == scope || err != nil || p == path {
 			continue
 		}
@@ -249,32 +250,62 @@ func sameEncoding(orig, out []byte) []byte {
 	return out
 }
 
-// settingsPath is the settings file of a scope.
-func settingsPath(scope string) (string, error) {
+// settingsPath is the settings file of a scope. The project and local
+// scopes are refused where the project's .claude is the user's own: in the
+// home directory outside any work tree, or in a work tree whose root is the
+// home directory. command names what was refused.
+func settingsPath(scope, command string) (string, error) {
 	switch scope {
 	case "project", "local":
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", fail("", "find the project: %v", err)
 		}
+		root := projectRoot(wd)
+		if user, err := userConfigDir(); err == nil && sameDir(filepath.Join(root, ".claude"), user) {
+			where := shown(root)
+			if home, err := os.UserHomeDir(); err == nil && sameDir(root, home) {
+				where = "the home directory"
+			}
+			return "", errNotAProject(where, command)
+		}
 		name := "settings.json"
 		if scope == "local" {
 			name = "settings.local.json"
 		}
-		return filepath.Join(projectRoot(wd), ".claude", name), nil
+		return filepath.Join(root, ".claude", name), nil
 	case "user":
-		// Claude Code keeps its user configuration in CLAUDE_CONFIG_DIR
-		// when that is set.
-		if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-			return filepath.Join(dir, "settings.json"), nil
-		}
-		home, err := os.UserHomeDir()
+		dir, err := userConfigDir()
 		if err != nil {
 			return "", fail("", "find the home directory: %v", err)
 		}
-		return filepath.Join(home, ".claude", "settings.json"), nil
+		return filepath.Join(dir, "settings.json"), nil
 	}
 	return "", fail("", "--scope must be project, local or user, not %q", scope)
+}
+
+// userConfigDir is where Claude Code keeps its user configuration:
+// CLAUDE_CONFIG_DIR when that is set, else ~/.claude.
+func userConfigDir() (string, error) {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".claude"), nil
+}
+
+// sameDir reports whether a and b name one directory, whether or not it
+// exists yet.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // loophookBinary is the path the hooks run: LOOPHOOK_BIN when set, else this

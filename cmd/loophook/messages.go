@@ -130,6 +130,14 @@ func errNotRegularSettings(path string, err error, command string) error {
 		"%s is %v; nothing changed", path, err)
 }
 
+func errNotAProject(where, command string) error {
+	hint := "run loophook install inside a project, or use --scope user to install for every project"
+	if command == "uninstall" {
+		hint = "run loophook uninstall inside a project, or use --scope user for your user settings"
+	}
+	return fail(hint, "%s is not a project: its .claude holds your user settings; nothing changed", where)
+}
+
 func noteCapSetElsewhere(value, path, scope string) string {
 	return fmt.Sprintf("kept env.%s at %s, set in %s (%s scope); loophook's %q is not added here", blockCapKey, value, path, scope, blockCap)
 }
