@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,7 +23,10 @@ func cancelCommand() *cli.Command {
 		Description: "Sets \"status\" to \"cancelled\" in the state the hook would find (or --state), so that the\n" +
 			"Stop hook lets the agent stop. Only that value changes: every other byte stays as it was,\n" +
 			"key order, spacing, line ends and a byte order mark included. The file is replaced\n" +
-			"atomically and keeps its permissions. Refuses a file that is not JSON.\n\n" +
+			"atomically and keeps its permissions. A state it cannot edit into a valid, cancelled one\n" +
+			"(not JSON, not an object, failing the schema, unreadable) is moved aside as it is, to\n" +
+			"state.json.broken-<time> beside it, so that the loop ends all the same and nothing is lost.\n" +
+			"Refuses to write through a symbolic link.\n\n" +
 			"Examples:\n" +
 			"   loophook cancel\n" +
 			"   loophook cancel --state path/to/.loop/state.json",
@@ -32,36 +39,69 @@ func cancelCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			data, err := hook.ReadStateFile(path)
-			if err != nil {
-				return fail("", "%s: %v", shown(path), err)
-			}
-			out, was, err := cancelled(data)
-			if err != nil {
-				return fail("repair it (loophook validate shows where), or remove it to end the loop", "%s is %v; nothing changed", shown(path), err)
-			}
-			if bytes.Equal(out, data) {
-				fmt.Fprintf(c.App.ErrWriter, "loophook: the loop in %s is already cancelled; nothing changed\n", shown(path))
-				return nil
-			}
-			if err := replaceFile(path, out, 0o644); err != nil {
-				return fail("", "write %s: %v", shown(path), pathCause(err))
-			}
-			var text string
-			switch {
-			case was == "":
-				was = "absent"
-			case json.Unmarshal([]byte(was), &text) == nil:
-				was = text
-			}
-			fmt.Fprintf(c.App.ErrWriter, "loophook: cancelled the loop in %s (status was %s)\n", shown(path), was)
-			if problems := schema.Hope.Read(out).Problems; len(problems) > 0 {
-				fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s is still not a valid loop state (%d %s), so the hook keeps the agent working until it is repaired; see loophook validate\n",
-					shown(path), len(problems), plural(len(problems), "problem"))
-			}
-			return nil
+			return cancelLoop(c.App.ErrWriter, path, time.Now())
 		},
 	}
+}
+
+// cancelLoop ends the loop whose state is at path, whatever the file holds:
+// a state it can edit into a valid, cancelled one is edited; anything else
+// is moved aside, unchanged, to a name beside it stamped with now. It never
+// writes through a symbolic link.
+func cancelLoop(w io.Writer, path string, now time.Time) error {
+	dirPath, name := filepath.Dir(path), filepath.Base(path)
+	if err := refuseLink(path, pointsToFile, cancelLinkHint); err != nil {
+		return err
+	}
+	dir, err := openDirNoLink(dirPath, cancelLinkHint)
+	if err != nil {
+		return errOpen(shown(dirPath), err)
+	}
+	defer dir.Close()
+	if fi, err := dir.Lstat(name); err != nil {
+		return errNothingToCancel(shown(path), pathCause(err))
+	} else if fi.Mode()&fs.ModeSymlink != 0 {
+		return errLink(shown(path), cancelLinkHint(shown(path), pointsToFile))
+	}
+
+	var why, was string
+	var out []byte
+	data, err := hook.ReadStateFile(path)
+	if err != nil {
+		why = err.Error()
+	} else if out, was, err = cancelled(data); err != nil {
+		why = err.Error()
+	} else if problems := schema.Hope.Read(out).Problems; len(problems) > 0 {
+		why = whyInvalidCancelled(len(problems))
+	}
+	if why != "" {
+		aside, err := brokenName(dir, name, now)
+		if err == nil {
+			err = dir.Rename(name, aside)
+		}
+		if err != nil {
+			return errMoveAside(shown(path), pathCause(err))
+		}
+		syncDir(dir)
+		fmt.Fprintf(w, "loophook: %s\n", msgMovedAside(shown(path), shown(filepath.Join(dirPath, aside)), why))
+		return nil
+	}
+	if bytes.Equal(out, data) {
+		fmt.Fprintf(w, "loophook: %s\n", msgAlreadyCancelled(shown(path)))
+		return nil
+	}
+	if err := writeIn(dir, name, out, keptPerm(dir, name, 0o644)); err != nil {
+		return errWrite(shown(path), err)
+	}
+	var text string
+	switch {
+	case was == "":
+		was = "absent"
+	case json.Unmarshal([]byte(was), &text) == nil:
+		was = text
+	}
+	fmt.Fprintf(w, "loophook: %s\n", msgCancelled(shown(path), was))
+	return nil
 }
 
 // cancelled returns the state document with the value of its top-level
@@ -71,6 +111,9 @@ func cancelCommand() *cli.Command {
 func cancelled(data []byte) (out []byte, was string, err error) {
 	bom := []byte("\xef\xbb\xbf")
 	body, hadBOM := bytes.CutPrefix(data, bom)
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, "", errors.New(whyEmpty)
+	}
 	if !json.Valid(body) {
 		var v any
 		return nil, "", errors.New(schema.JSONError(body, json.Unmarshal(body, &v)))

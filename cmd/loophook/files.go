@@ -1,29 +1,188 @@
 package main
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/loophook/loophook/hook"
 )
 
-// replaceFile writes data over the file at path atomically. An existing file
-// keeps its permissions, and a symbolic link keeps pointing where it did: the
-// file it names is the one replaced, so a settings file kept in a dotfiles
-// repository stays there. A new file gets perm.
-func replaceFile(path string, data []byte, perm fs.FileMode) error {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	} else if !errors.Is(err, fs.ErrNotExist) {
+// People's commands write through a directory opened as an *os.Root, by
+// names that are one path element each: a directory swapped for a link
+// after it was checked is not followed out of it, and a rename replaces a
+// link rather than writing through it.
+
+// writeIn writes data to name in dir atomically: a temporary file beside
+// it, synced, renamed over name, and the directory synced, so that a reader
+// sees the old file or the new one, even after a crash. On failure the
+// temporary file is removed and name is as it was. The file gets perm
+// exactly, whatever the umask.
+func writeIn(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
+	var f *os.File
+	var tmp string
+	var err error
+	for range 10 {
+		tmp = fmt.Sprintf("%s.tmp%d", name, rand.Uint32())
+		f, err = dir.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
 		return err
 	}
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
+	_, werr := writeTemp(f, data)
+	perr := f.Chmod(perm)
+	serr := f.Sync()
+	if err := cmp.Or(werr, perr, serr, f.Close()); err != nil {
+		dir.Remove(tmp)
+		return err
 	}
-	return hook.WriteFileAtomic(path, data, perm)
+	if err := dir.Rename(tmp, name); err != nil {
+		dir.Remove(tmp)
+		return err
+	}
+	syncDir(dir)
+	return nil
 }
+
+// writeTemp writes the temporary file; tests replace it to fail half-way.
+var writeTemp = (*os.File).Write
+
+// syncDir makes a rename in dir last; where a directory cannot be synced
+// (Windows), the rename is as durable as the system makes it.
+func syncDir(dir *os.Root) {
+	if d, err := dir.Open("."); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// keptPerm is the permission of name in dir when it is a file, else perm.
+func keptPerm(dir *os.Root, name string, perm fs.FileMode) fs.FileMode {
+	if fi, err := dir.Lstat(name); err == nil && fi.Mode().IsRegular() {
+		return fi.Mode().Perm()
+	}
+	return perm
+}
+
+// refuseLink fails when path is a symbolic link, so that a person's
+// command never writes through one; hint says what to do about it, and what
+// it points to.
+func refuseLink(path, what string, hint linkHint) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return errLink(shown(path), hint(shown(path), what))
+	}
+	return nil
+}
+
+// openDirNoLink opens dir as a root to write in, after checking that it is
+// not a symbolic link, and that the root opened is the directory checked.
+func openDirNoLink(dir string, hint linkHint) (*os.Root, error) {
+	if err := refuseLink(dir, pointsToDir, hint); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	opened, err := root.Stat(".")
+	if err == nil {
+		var now fs.FileInfo
+		if now, err = os.Lstat(dir); err == nil && !os.SameFile(opened, now) {
+			err = errLink(shown(dir), hint(shown(dir), pointsToDir))
+		}
+	}
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return root, nil
+}
+
+// brokenName is a name beside name in dir that nothing has yet, for a file
+// moved aside at now: name.broken-20261123T140501, then -2, -3 … after it.
+func brokenName(dir *os.Root, name string, now time.Time) (string, error) {
+	base := name + ".broken-" + now.Format("20060102T150405")
+	for i := 1; i <= 1000; i++ {
+		candidate := base
+		if i > 1 {
+			candidate = fmt.Sprintf("%s-%d", base, i)
+		}
+		if _, err := dir.Lstat(candidate); errors.Is(err, fs.ErrNotExist) {
+			return candidate, nil
+		} else if err != nil {
+			return "", err
+		}
+	}
+	return "", errAllTaken(base)
+}
+
+// makeDirs creates dir and the directories above it that are missing, and
+// returns a function that removes what it created, should what was to go in
+// it fail.
+func makeDirs(dir string) (undo func(), err error) {
+	var created []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) || filepath.Dir(d) == d {
+			break
+		}
+		created = append(created, d)
+	}
+	undo = func() {
+		for _, d := range created {
+			os.Remove(d) // only while empty
+		}
+	}
+	for i := len(created) - 1; i >= 0; i-- {
+		if err := os.Mkdir(created[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			undo()
+			return func() {}, err
+		}
+	}
+	return undo, nil
+}
+
+// readRegular reads the regular file at path, opening nothing else: a named
+// pipe would block, a device could be anything. It stats the path first and
+// then the file it opened, which a rename may have swapped meanwhile.
+func readRegular(path string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &notRegular{fi.Mode()}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &notRegular{fi.Mode()}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = errLarger(limit)
+	}
+	return data, err
+}
+
+// notRegular is the error of a file that is not a regular one.
+type notRegular struct{ mode fs.FileMode }
+
+func (e *notRegular) Error() string { return whyNotRegular(e.mode) }
 
 // shown names a file for a person: relative to the working directory when it
 // is below it, else in full.
@@ -53,6 +212,10 @@ func pathCause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
 	}
 	return err
 }

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
-func TestReplaceFileKeepsModeAndLinks(t *testing.T) {
+func TestWriteSettingsKeepsModeAndLinks(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no Unix permissions or symbolic links to speak of")
 	}
@@ -23,7 +25,11 @@ func TestReplaceFileKeepsModeAndLinks(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := replaceFile(link, []byte("new"), 0o644); err != nil {
+	resolved, data, err := readSettings(link, "install")
+	if err != nil || string(data) != "old" {
+		t.Fatalf("readSettings = %q, %v", data, err)
+	}
+	if err := writeSettings(resolved, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -39,16 +45,84 @@ func TestReplaceFileKeepsModeAndLinks(t *testing.T) {
 	if data, _ := os.ReadFile(target); string(data) != "new" {
 		t.Errorf("target = %q, want new", data)
 	}
-	// A new file gets the mode asked for, and no temporary file stays behind.
-	fresh := filepath.Join(dir, "fresh.json")
-	if err := replaceFile(fresh, []byte("{}"), 0o640); err != nil {
+	// A new file gets 0644 whatever the umask, in the directories it needs,
+	// and no temporary file stays behind.
+	fresh := filepath.Join(dir, "a", "b", "fresh.json")
+	if err := writeSettings(fresh, []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o640 {
-		t.Errorf("fresh file: %v, %v; want 0640", fi.Mode(), err)
+	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("fresh file: %v, %v; want 0644", fi.Mode(), err)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 3 {
 		t.Errorf("the directory holds %d entries, want 3 (no temporary files)", len(entries))
+	}
+}
+
+func TestFailedWriteLeavesNothing(t *testing.T) {
+	defer func(w func(*os.File, []byte) (int, error)) { writeTemp = w }(writeTemp)
+	writeTemp = func(f *os.File, b []byte) (int, error) {
+		n, _ := f.Write(b[:len(b)/2])
+		return n, errors.New("disk full")
+	}
+	dir := t.TempDir()
+
+	// A new file in new directories: the directories go too.
+	if err := writeSettings(filepath.Join(dir, "a", "b", "settings.json"), []byte("{}\n")); err == nil {
+		t.Fatal("writeSettings succeeded")
+	}
+	// A file that was there stays as it was.
+	old := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(old, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSettings(old, []byte("new")); err == nil {
+		t.Fatal("writeSettings succeeded")
+	}
+	if data, _ := os.ReadFile(old); string(data) != "old" {
+		t.Errorf("the file holds %q, want old", data)
+	}
+	// init: no .loop, no .gitignore, no temporary file.
+	project := filepath.Join(dir, "project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := startLoop(filepath.Join(project, ".loop", "state.json"), []byte("{}\n"), false); err == nil {
+		t.Fatal("startLoop succeeded")
+	}
+	for _, d := range []string{dir, project} {
+		entries, _ := os.ReadDir(d)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if want := map[string]int{dir: 2, project: 0}[d]; len(names) != want {
+			t.Errorf("%s holds %q, want %d entries", d, names, want)
+		}
+	}
+}
+
+func TestBrokenNameNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	now := time.Date(2026, 11, 23, 14, 5, 1, 0, time.UTC)
+	for _, want := range []string{
+		"state.json.broken-20261123T140501",
+		"state.json.broken-20261123T140501-2",
+		"state.json.broken-20261123T140501-3",
+	} {
+		got, err := brokenName(root, "state.json", now)
+		if err != nil || got != want {
+			t.Fatalf("brokenName = %q, %v; want %q", got, err, want)
+		}
+		// Taken by anything, even a link to nothing.
+		if err := os.Symlink("nowhere", filepath.Join(dir, got)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

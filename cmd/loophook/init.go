@@ -26,7 +26,7 @@ func initCommand() *cli.Command {
 			"all left, iteration 0, status in_progress. Also writes .loop/.gitignore, which keeps the\n" +
 			"hook's memory out of commits. The hook finds the loop from sessions working in DIR or below.\n" +
 			"Give --criterion and --step once per item; commas inside an item are kept.\n" +
-			"Refuses to replace an existing state unless --force.\n\n" +
+			"Refuses to replace an existing state unless --force, and to write through a symbolic link.\n\n" +
 			"Examples:\n" +
 			"   loophook init --spec \"add a --json flag\" --criterion \"tests pass\" --criterion \"docs updated\"\n" +
 			"   loophook init --spec \"fix the flaky test\" --criterion \"go test -count=20 passes\" \\\n" +
@@ -59,17 +59,8 @@ func initCommand() *cli.Command {
 				return fail("", "--dir %s is not a directory", c.String("dir"))
 			}
 			path := filepath.Join(dir, schema.HopeFile)
-			if _, err := os.Lstat(path); err == nil && !c.Bool("force") {
-				return fail("add --force to replace it, or end its loop with: loophook cancel", "%s already exists", shown(path))
-			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return fail("", "create %s: %v", shown(filepath.Dir(path)), pathCause(err))
-			}
-			if err := ignoreMemory(filepath.Dir(path)); err != nil {
-				return fail("", "write %s: %v", shown(filepath.Join(filepath.Dir(path), ".gitignore")), pathCause(err))
-			}
-			if err := replaceFile(path, encode(doc), 0o644); err != nil {
-				return fail("", "write %s: %v", shown(path), pathCause(err))
+			if err := startLoop(path, encode(doc), c.Bool("force")); err != nil {
+				return err
 			}
 			fmt.Fprintf(c.App.ErrWriter, "loophook: wrote %s: %s\n", shown(path), summary)
 			if root := projectRoot(dir); root != dir {
@@ -130,18 +121,54 @@ func newState(spec string, crits, steps []string, maxIterations int) (*object, s
 	return doc, summary, nil
 }
 
-// ignoreMemory writes .loop/.gitignore, unless there is one: it is the
-// person's then.
-func ignoreMemory(loopDir string) error {
-	f, err := os.OpenFile(filepath.Join(loopDir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return nil
-	}
-	if err != nil {
+// startLoop writes a new loop's state at path, .loop/state.json, and
+// .loop/.gitignore unless there is one (it is the person's then), all or
+// nothing: when a write fails, what it created goes. It never writes through
+// a symbolic link, and replaces a state only when force is set.
+func startLoop(path string, state []byte, force bool) error {
+	loopPath, name := filepath.Dir(path), filepath.Base(path)
+	if err := refuseLink(loopPath, pointsToDir, initLinkHint); err != nil {
 		return err
 	}
-	_, werr := f.WriteString(hook.MemoryDir + "/\n")
-	return errors.Join(werr, f.Close())
+	if err := refuseLink(path, pointsToFile, initLinkHint); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(path); err == nil && !force {
+		return errStateExists(shown(path))
+	}
+	undo, err := makeDirs(loopPath)
+	if err != nil {
+		return errCreate(shown(loopPath), err)
+	}
+	loop, err := openDirNoLink(loopPath, initLinkHint)
+	if err != nil {
+		undo()
+		return errOpen(shown(loopPath), err)
+	}
+	defer loop.Close()
+	const ignore = ".gitignore"
+	wroteIgnore := false
+	abandon := func(err error) error {
+		if wroteIgnore {
+			loop.Remove(ignore)
+		}
+		loop.Close() // before undo, which removes the directory it holds
+		undo()
+		return err
+	}
+	if fi, err := loop.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return abandon(errLink(shown(path), initLinkHint(shown(path), pointsToFile)))
+	}
+	if _, err := loop.Lstat(ignore); errors.Is(err, fs.ErrNotExist) {
+		if err := writeIn(loop, ignore, []byte(hook.MemoryDir+"/\n"), 0o644); err != nil {
+			return abandon(errWrite(shown(filepath.Join(loopPath, ignore)), err))
+		}
+		wroteIgnore = true
+	}
+	if err := writeIn(loop, name, state, keptPerm(loop, name, 0o644)); err != nil {
+		return abandon(errWrite(shown(path), err))
+	}
+	return nil
 }
 
 // repeated is a flag given once per value. Unlike cli.StringSliceFlag it

@@ -30,13 +30,17 @@ func installCommand() *cli.Command {
 			"    with --protocol claude, and\n" +
 			"  - env." + blockCapKey + " = \"" + blockCap + "\", so that the loop's own limits\n" +
 			"    end it, not Claude Code's cap of 8 blocks in a row.\n" +
-			"Keeps every other setting and hook, and the order of keys. A loophook hook installed from\n" +
-			"another path is pointed at this one, not added twice; running it again changes nothing.\n" +
-			"The file is written atomically; a file that is not JSON is refused and left as it is.\n\n" +
+			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
+			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
+			"kept as written, not added twice; running it again changes nothing.\n" +
+			"The file is written atomically; a file that is not JSON, or not a regular file, is refused\n" +
+			"and left as it is. A settings file that is a symbolic link is written where it points.\n" +
+			"A block cap set to another value, in this file or another scope's, is kept.\n\n" +
 			"Scopes: project is <project>/.claude/settings.json, local <project>/.claude/settings.local.json,\n" +
 			"user ~/.claude/settings.json; the project is the enclosing git work tree's root, else the\n" +
-			"current directory. Project settings are usually committed, and the hooks name this machine's\n" +
-			"path to loophook: use --scope local to keep them to yourself.\n" +
+			"current directory, though never the home directory, whose .claude holds the user settings.\n" +
+			"Project settings are usually committed, and the hooks name this machine's path to loophook:\n" +
+			"use --scope local to keep them to yourself.\n" +
 			"LOOPHOOK_BIN, when set, is the path written instead of this binary's (for packagers, whose\n" +
 			"binary's real path changes on upgrade, and for tests).\n\n" +
 			"Examples:\n" +
@@ -77,15 +81,23 @@ func uninstallCommand() *cli.Command {
 // what happened.
 type settingsEdit struct {
 	done, would, nothing string
-	change               func(doc *object, bin string) (changes, notes []string, err error)
-	others               bool // warn of loophook's hooks in the other scopes
+	change               func(doc *object, bin string, others []scopeSettings) (changes, notes []string, err error)
+	others               bool // read the other scopes' files: their hooks and block cap
+}
+
+// scopeSettings is another scope's settings file, as read.
+type scopeSettings struct {
+	scope, path string
+	doc         *object
 }
 
 func editSettings(c *cli.Context, e settingsEdit) error {
+	command := c.Command.Name
 	if c.NArg() > 0 {
-		return fail("choose the file with --scope project|local|user", "%s takes no arguments", c.Command.Name)
+		return fail("choose the file with --scope project|local|user", "%s takes no arguments", command)
 	}
-	path, err := settingsPath(c.String("scope"))
+	scope := c.String("scope")
+	path, err := settingsPath(scope, command)
 	if err != nil {
 		return err
 	}
@@ -93,17 +105,21 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail("", "read %s: %v", shown(path), pathCause(err))
+	target, data, err := readSettings(path, command)
+	if err != nil {
+		return err
 	}
 	doc, err := decodeSettings(data)
 	if err != nil {
-		return fail("fix it, or move it aside, and run loophook "+c.Command.Name+" again", "%s is %v; nothing changed", shown(path), err)
+		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s is %v; nothing changed", shown(path), err)
 	}
-	changes, notes, err := e.change(doc, bin)
+	var others []scopeSettings
+	if e.others {
+		others = otherScopes(scope, path)
+	}
+	changes, notes, err := e.change(doc, bin, others)
 	if err != nil {
-		return fail("fix it, or move it aside, and run loophook "+c.Command.Name+" again", "%s: %v; nothing changed", shown(path), err)
+		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s: %v; nothing changed", shown(path), err)
 	}
 	out := data
 	if len(changes) > 0 {
@@ -122,22 +138,95 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	case len(changes) == 0:
 		summary = fmt.Sprintf("%s %s; nothing changed", e.nothing, shown(path))
 	default:
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fail("", "create %s: %v", shown(filepath.Dir(path)), pathCause(err))
-		}
-		if err := replaceFile(path, out, 0o644); err != nil {
-			return fail("", "write %s: %v", shown(path), pathCause(err))
+		if err := writeSettings(target, out); err != nil {
+			return errWrite(shown(path), err)
 		}
 		summary = fmt.Sprintf("%s %s: %s", e.done, shown(path), strings.Join(changes, ", "))
 	}
 	fmt.Fprintf(c.App.ErrWriter, "loophook: %s\n", summary)
 	if e.others {
-		notes = append(notes, alsoInstalled(c.String("scope"), path, bin)...)
+		notes = append(notes, alsoInstalled(others, bin)...)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s\n", n)
 	}
 	return nil
+}
+
+// maxSettings is the largest settings file install reads.
+const maxSettings = 16 << 20
+
+// readSettings reads the settings file at path, following a symbolic link
+// to the file it names, target, which is the one to replace. A missing file
+// reads as empty; a link to nothing, and anything but a regular file, are
+// refused without being opened.
+func readSettings(path, command string) (target string, data []byte, err error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, nil, nil
+	case err != nil:
+		return "", nil, errRead(shown(path), err)
+	}
+	target = path
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(path); errors.Is(err, fs.ErrNotExist) {
+			link, _ := os.Readlink(path)
+			return "", nil, errDanglingSettings(shown(path), link, command)
+		} else if err != nil {
+			return "", nil, errRead(shown(path), err)
+		}
+	}
+	data, err = readRegular(target, maxSettings)
+	var odd *notRegular
+	switch {
+	case errors.As(err, &odd):
+		return "", nil, errNotRegularSettings(shown(path), err, command)
+	case err != nil:
+		return "", nil, errRead(shown(path), err)
+	}
+	return target, data, nil
+}
+
+// writeSettings replaces the settings file at target atomically, creating
+// the directories it needs, and removing them again should the write fail.
+// Links on the way to target are followed: a person's configuration may
+// live anywhere.
+func writeSettings(target string, data []byte) error {
+	dirPath, name := filepath.Dir(target), filepath.Base(target)
+	undo, err := makeDirs(dirPath)
+	if err != nil {
+		return err
+	}
+	dir, err := os.OpenRoot(dirPath)
+	if err == nil {
+		err = writeIn(dir, name, data, keptPerm(dir, name, 0o644))
+		dir.Close()
+	}
+	if err != nil {
+		undo()
+	}
+	return err
+}
+
+// otherScopes reads the settings files of the scopes other than scope,
+// passing over those that cannot be read.
+func otherScopes(scope, path string) []scopeSettings {
+	var others []scopeSettings
+	for _, other := range scopes {
+		p, err := settingsPath(other, "")
+		if other == scope || err != nil || p == path {
+			continue
+		}
+		_, data, err := readSettings(p, "")
+		if err != nil {
+			continue
+		}
+		if doc, err := decodeSettings(data); err == nil {
+			others = append(others, scopeSettings{other, p, doc})
+		}
+	}
+	return others
 }
 
 // decodeSettings reads a settings file; an empty or missing one is {}.
@@ -161,32 +250,62 @@ func sameEncoding(orig, out []byte) []byte {
 	return out
 }
 
-// settingsPath is the settings file of a scope.
-func settingsPath(scope string) (string, error) {
+// settingsPath is the settings file of a scope. The project and local
+// scopes are refused where the project's .claude is the user's own: in the
+// home directory outside any work tree, or in a work tree whose root is the
+// home directory. command names what was refused.
+func settingsPath(scope, command string) (string, error) {
 	switch scope {
 	case "project", "local":
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", fail("", "find the project: %v", err)
 		}
+		root := projectRoot(wd)
+		if user, err := userConfigDir(); err == nil && sameDir(filepath.Join(root, ".claude"), user) {
+			where := shown(root)
+			if home, err := os.UserHomeDir(); err == nil && sameDir(root, home) {
+				where = "the home directory"
+			}
+			return "", errNotAProject(where, command)
+		}
 		name := "settings.json"
 		if scope == "local" {
 			name = "settings.local.json"
 		}
-		return filepath.Join(projectRoot(wd), ".claude", name), nil
+		return filepath.Join(root, ".claude", name), nil
 	case "user":
-		// Claude Code keeps its user configuration in CLAUDE_CONFIG_DIR
-		// when that is set.
-		if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-			return filepath.Join(dir, "settings.json"), nil
-		}
-		home, err := os.UserHomeDir()
+		dir, err := userConfigDir()
 		if err != nil {
 			return "", fail("", "find the home directory: %v", err)
 		}
-		return filepath.Join(home, ".claude", "settings.json"), nil
+		return filepath.Join(dir, "settings.json"), nil
 	}
 	return "", fail("", "--scope must be project, local or user, not %q", scope)
+}
+
+// userConfigDir is where Claude Code keeps its user configuration:
+// CLAUDE_CONFIG_DIR when that is set, else ~/.claude.
+func userConfigDir() (string, error) {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return dir, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".claude"), nil
+}
+
+// sameDir reports whether a and b name one directory, whether or not it
+// exists yet.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // loophookBinary is the path the hooks run: LOOPHOOK_BIN when set, else this
@@ -211,19 +330,11 @@ func loophookBinary() (string, error) {
 // alsoInstalled warns of loophook's hooks in the other scopes' files: Claude
 // Code runs the hooks of every scope, and a Stop hook run twice per stop
 // would count the runaway guard twice.
-func alsoInstalled(scope, path, bin string) []string {
+func alsoInstalled(others []scopeSettings, bin string) []string {
 	var notes []string
-	for _, other := range scopes {
-		p, err := settingsPath(other)
-		if other == scope || err != nil || p == path {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if doc, err := decodeSettings(data); err == nil && hasLoophookHooks(doc, bin) {
-			notes = append(notes, fmt.Sprintf("%s (%s scope) has loophook's hooks too, and Claude Code runs every scope's hooks: remove one with loophook uninstall --scope %s", shown(p), other, other))
+	for _, o := range others {
+		if hasLoophookHooks(o.doc, bin) {
+			notes = append(notes, fmt.Sprintf("%s (%s scope) has loophook's hooks too, and Claude Code runs every scope's hooks: remove one with loophook uninstall --scope %s", shown(o.path), o.scope, o.scope))
 		}
 	}
 	return notes

@@ -56,6 +56,7 @@ func params(dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"cpglob":  cpglob,
 			"expand":  expand,
 			"genfile": genfile,
 		},
@@ -73,6 +74,27 @@ func expand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	data := ts.ReadFile(args[0])
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(os.Expand(data, ts.Getenv)), 0o644))
+}
+
+// cpglob copies the one file a glob pattern matches, for names a script
+// cannot know, such as a timestamp's:
+//
+//	cpglob PATTERN DST
+func cpglob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! cpglob")
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: cpglob PATTERN DST")
+	}
+	matches, err := filepath.Glob(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if len(matches) != 1 {
+		ts.Fatalf("cpglob: %s matches %d files, want 1: %q", args[0], len(matches), matches)
+	}
+	data, err := os.ReadFile(matches[0])
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 }
 
 // genfile writes a file too big or too binary to keep in a script:

@@ -27,13 +27,21 @@ func hookCommand(bin, command string) string {
 // installHooks merges loophook's hooks and the block cap into a Claude Code
 // settings document, keeping everything else. changes says what it changed,
 // in a person's words, and notes what it chose to leave.
-func installHooks(doc *object, bin string) (changes, notes []string, err error) {
+//
+// The block cap is loophook's only while it is "50": a person's own value,
+// here or in another scope's file (others), is kept, since Claude Code would
+// take a "50" in a scope above theirs over it.
+func installHooks(doc *object, bin string, others []scopeSettings) (changes, notes []string, err error) {
 	env, err := childObject(doc, "env", "/env")
 	if err != nil {
 		return nil, nil, err
 	}
 	switch v, ok := env.get(blockCapKey); {
 	case !ok:
+		if o, v := personsBlockCap(others); o != nil {
+			notes = append(notes, noteCapSetElsewhere(strings.TrimSpace(string(encode(v))), shown(o.path), o.scope))
+			break
+		}
 		env.set(blockCapKey, blockCap)
 		changes = append(changes, fmt.Sprintf("set env.%s to %q", blockCapKey, blockCap))
 	case v != blockCap:
@@ -64,16 +72,30 @@ func installHooks(doc *object, bin string) (changes, notes []string, err error) 
 			changes = append(changes, "added the "+h.event+" hook")
 			continue
 		}
-		keep := found[0]
-		for _, f := range found {
-			if f.command() == want {
-				keep = f
-				break
+		// Keep the person's own line, should an older install have added
+		// a plain one beside it; else the one that needs no change.
+		keep, custom, exact := found[0], -1, -1
+		for i, f := range found {
+			if next, _ := repointed(f.command(), bin, h.command); custom < 0 && next != want {
+				custom = i
+			}
+			if exact < 0 && f.command() == want {
+				exact = i
 			}
 		}
-		if cmd := repointed(keep.command(), bin, h.command); cmd != keep.command() {
+		switch {
+		case custom >= 0:
+			keep = found[custom]
+		case exact >= 0:
+			keep = found[exact]
+		}
+		if cmd, moved := repointed(keep.command(), bin, h.command); cmd != keep.command() {
 			keep.handler.set("command", cmd)
-			changes = append(changes, fmt.Sprintf("pointed the %s hook at %s", h.event, bin))
+			if moved {
+				changes = append(changes, fmt.Sprintf("pointed the %s hook at %s", h.event, bin))
+			} else {
+				changes = append(changes, changeProtocol(h.event))
+			}
 		}
 		if len(found) > 1 {
 			groups = removeHandlers(groups, func(o *object) bool { return o != keep.handler && containsHandler(found, o) })
@@ -88,7 +110,7 @@ func installHooks(doc *object, bin string) (changes, notes []string, err error) 
 // uninstallHooks takes out of a settings document what installHooks put in:
 // loophook's handlers, the groups and lists they leave empty, and the block
 // cap while it still has loophook's value.
-func uninstallHooks(doc *object, bin string) (changes, notes []string, err error) {
+func uninstallHooks(doc *object, bin string, _ []scopeSettings) (changes, notes []string, err error) {
 	if v, ok := doc.get("hooks"); ok {
 		hooks, ok := v.(*object)
 		if !ok {
@@ -140,6 +162,20 @@ func uninstallHooks(doc *object, bin string) (changes, notes []string, err error
 	return changes, notes, nil
 }
 
+// personsBlockCap is the first of others that sets the block cap to a value
+// that is not loophook's, and that value.
+func personsBlockCap(others []scopeSettings) (*scopeSettings, any) {
+	for i, o := range others {
+		env, _ := o.doc.get("env")
+		if env, ok := env.(*object); ok {
+			if v, ok := env.get(blockCapKey); ok && v != blockCap {
+				return &others[i], v
+			}
+		}
+	}
+	return nil, nil
+}
+
 // hasLoophookHooks reports whether a settings document has any of
 // loophook's hooks.
 func hasLoophookHooks(doc *object, bin string) bool {
@@ -161,8 +197,10 @@ func hasLoophookHooks(doc *object, bin string) bool {
 // loophookHandler recognises the command of loophook's handler for command:
 // the one bin would be installed as, or any loophook's.
 func loophookHandler(bin, command string) func(string) bool {
-	want := hookCommand(bin, command)
-	return func(cmd string) bool { return cmd == want || isLoophook(cmd, command) }
+	return func(cmd string) bool {
+		_, ok := parseCall(cmd, bin, command)
+		return ok
+	}
 }
 
 // childObject returns the object under key, or a new empty one, which the
@@ -275,67 +313,157 @@ func removeHandlers(groups []any, drop func(*object) bool) []any {
 	return kept
 }
 
-// isLoophook reports whether a hook's command runs a program named loophook
-// with command as its first argument, wherever it was installed from.
-func isLoophook(cmd, command string) bool {
-	prog, rest, ok := splitProgram(strings.TrimSpace(cmd))
+// call is a hook's command line that runs loophook: the words before the
+// program (environment assignments, env, exec), the program, and its
+// arguments, the first of which is loophook's command.
+type call struct {
+	line string
+	prog word
+	args []word
+}
+
+// parseCall takes apart a command line that runs loophook's command: a
+// program named loophook, or bin, after any environment assignments, env or
+// exec. A person may have written it any of these ways.
+func parseCall(line, bin, command string) (call, bool) {
+	line = strings.TrimSpace(line)
+	words, ok := shellWords(line)
 	if !ok {
-		return false
+		return call{}, false
 	}
+	i := 0
+	for i < len(words) && (isAssignment(line[words[i].start:words[i].end]) || words[i].text == "env" || words[i].text == "exec") {
+		i++
+	}
+	if i+1 >= len(words) || words[i+1].text != command {
+		return call{}, false
+	}
+	prog := words[i].text
 	base := prog[strings.LastIndexAny(prog, `/\`)+1:]
-	if base != "loophook" && base != "loophook.exe" {
+	if base != "loophook" && base != "loophook.exe" && (bin == "" || prog != bin) {
+		return call{}, false
+	}
+	return call{line, words[i], words[i+1:]}, true
+}
+
+// isAssignment reports whether a word, as written, sets an environment
+// variable for the command after it: NAME=value.
+func isAssignment(raw string) bool {
+	name, _, ok := strings.Cut(raw, "=")
+	if !ok || name == "" {
 		return false
 	}
-	args := strings.Fields(rest)
-	return len(args) > 0 && args[0] == command
-}
-
-// repointed is a loophook hook's command run by bin. Flags a person added
-// after --protocol claude are kept; a command without --protocol claude,
-// which Claude Code would not obey, is replaced whole.
-func repointed(cmd, bin, command string) string {
-	if _, rest, ok := splitProgram(strings.TrimSpace(cmd)); ok && strings.HasPrefix(rest, " "+command+" --protocol claude") {
-		return shellQuote(bin) + rest
+	for i, c := range name {
+		letter := c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		digit := '0' <= c && c <= '9'
+		if !letter && (i == 0 || !digit) {
+			return false
+		}
 	}
-	return hookCommand(bin, command)
+	return true
 }
 
-// splitProgram splits a shell command line into its first word, unquoted,
-// and the rest as written.
-func splitProgram(cmd string) (prog, rest string, ok bool) {
+// repointed is a loophook hook's command run by bin with --protocol claude:
+// everything else a person wrote (an environment prefix, flags, their
+// order) stays as written; a --protocol of another value is set to claude,
+// and a missing one added after the command. moved says whether the
+// program changed. A line that is not loophook's becomes loophook's plain
+// one.
+func repointed(line, bin, command string) (cmd string, moved bool) {
+	c, ok := parseCall(line, bin, command)
+	if !ok {
+		return hookCommand(bin, command), true
+	}
 	var b strings.Builder
-	for i := 0; i < len(cmd); i++ {
-		switch c := cmd[i]; c {
-		case ' ', '\t':
-			return b.String(), cmd[i:], b.Len() > 0
-		case '\'':
-			end := strings.IndexByte(cmd[i+1:], '\'')
-			if end < 0 {
-				return "", "", false
+	b.WriteString(c.line[:c.prog.start])
+	b.WriteString(shellQuote(bin))
+	at := c.prog.end
+	protocol := false
+	for j := 1; j < len(c.args); j++ {
+		a := c.args[j]
+		name, value, hasValue := strings.Cut(a.text, "=")
+		if name != "--protocol" && name != "-protocol" {
+			continue
+		}
+		protocol = true
+		switch {
+		case hasValue && value != "claude":
+			b.WriteString(c.line[at:a.start] + name + "=claude")
+			at = a.end
+		case !hasValue && j+1 == len(c.args):
+			b.WriteString(c.line[at:a.end] + " claude")
+			at = a.end
+		case !hasValue && c.args[j+1].text != "claude":
+			b.WriteString(c.line[at:c.args[j+1].start] + "claude")
+			at = c.args[j+1].end
+			j++
+		}
+	}
+	if !protocol {
+		b.WriteString(c.line[at:c.args[0].end] + " --protocol claude")
+		at = c.args[0].end
+	}
+	b.WriteString(c.line[at:])
+	return b.String(), c.prog.text != bin
+}
+
+// word is one word of a shell command line: where it is as written, and
+// what it says once its quotes are taken off.
+type word struct {
+	start, end int
+	text       string
+}
+
+// shellWords splits a command line into words the way sh does before it
+// expands them; ok is false when a quote is left open.
+func shellWords(line string) (words []word, ok bool) {
+	var b strings.Builder
+	start := -1
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == ' ' || c == '\t' || c == '\n' {
+			if start >= 0 {
+				words = append(words, word{start, i, b.String()})
+				b.Reset()
+				start = -1
 			}
-			b.WriteString(cmd[i+1 : i+1+end])
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		switch c {
+		case '\'':
+			end := strings.IndexByte(line[i+1:], '\'')
+			if end < 0 {
+				return nil, false
+			}
+			b.WriteString(line[i+1 : i+1+end])
 			i += end + 1
 		case '"':
 			i++
-			for ; i < len(cmd) && cmd[i] != '"'; i++ {
-				if cmd[i] == '\\' && i+1 < len(cmd) && strings.IndexByte("\"\\$`", cmd[i+1]) >= 0 {
+			for ; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`", line[i+1]) >= 0 {
 					i++
 				}
-				b.WriteByte(cmd[i])
+				b.WriteByte(line[i])
 			}
-			if i == len(cmd) {
-				return "", "", false
+			if i == len(line) {
+				return nil, false
 			}
 		case '\\':
-			if i+1 < len(cmd) {
+			if i+1 < len(line) {
 				i++
-				b.WriteByte(cmd[i])
+				b.WriteByte(line[i])
 			}
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), "", b.Len() > 0
+	if start >= 0 {
+		words = append(words, word{start, len(line), b.String()})
+	}
+	return words, true
 }
 
 // shellSafe are the bytes a word needs no quotes for. (A regular
