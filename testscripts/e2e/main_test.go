@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(suite.tmp)
 	}
 	for _, s := range []struct{ skip, host string }{
-		{suite.skip, claudeHost},
+		{suite.skip, "Claude Code " + claudeVersion},
 		{codexSuite.skip, codexHost},
 	} {
 		if s.skip == "" {
@@ -66,9 +66,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// claudeHost names the pinned Claude Code in messages.
-const claudeHost = "Claude Code " + claudeVersion
-
 // setup returns the claude and loophook executables, or skips or fails
 // the test when the suite cannot run.
 func setup(t *testing.T) (claude, loophook string) {
@@ -85,7 +82,7 @@ func setup(t *testing.T) (claude, loophook string) {
 		}
 		if suite.skip != "" {
 			suite.err = nil
-			banner(os.Stderr, suite.skip, claudeHost)
+			banner(os.Stderr, suite.skip, "Claude Code "+claudeVersion)
 			return
 		}
 		if suite.err != nil {
