@@ -276,3 +276,59 @@ func (h *standInHook) stopIterations(t *testing.T) []string {
 	}
 	return strings.Fields(string(b))
 }
+
+// hookRecorder wraps hook commands so that a test can read what each one
+// answered: `codex exec` reports a hook's outcome (Completed, Blocked...)
+// but not its answer, so that {} and {"systemMessage":M} look the same.
+// A wrapped command is a new command to Codex: register it with
+// writeCodexHooks and trust it with trustCodexHooks.
+type hookRecorder struct{ dir string }
+
+// recorderScript runs "$2", a hook command, as Codex would, with the
+// script's stdin, and logs that input and the answer under the name "$1".
+// The command's stderr and exit status pass through.
+const recorderScript = `#!/bin/bash
+here=$(dirname "$0")
+input=$(cat)
+printf '%s\n' "$input" >> "$here/$1.inputs.jsonl"
+answer=$(printf '%s' "$input" | /bin/bash -c "$2")
+status=$?
+printf '%s\n' "$answer" >> "$here/$1.answers"
+printf '%s' "$answer"
+exit $status
+`
+
+func newHookRecorder(t *testing.T, dir string) *hookRecorder {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "record"), []byte(recorderScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &hookRecorder{dir: dir}
+}
+
+// wrap returns command wrapped to be recorded under name (one line per
+// answer, so an answer must be one line, as a hook's JSON answer is).
+func (r *hookRecorder) wrap(name, command string) string {
+	return fmt.Sprintf("%q %s %s", filepath.Join(r.dir, "record"), name, shellQuote(command))
+}
+
+// answers returns what the command recorded under name answered, in order.
+func (r *hookRecorder) answers(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(r.dir, name+".answers"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// shellQuote quotes s as one word for bash.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

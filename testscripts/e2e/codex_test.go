@@ -27,7 +27,9 @@ type codexScenario struct {
 // To run loophook instead of a stand-in, pass a registration that runs
 // `loophook install --host codex` in s.p.dir with s.env() (so that it
 // writes where this Codex reads), and trustCodexHooks(t, s) after it if
-// the installer leaves trust to the person.
+// the installer leaves trust to the person. To read loophook's answers,
+// which Codex does not show, register its commands wrapped by a
+// hookRecorder instead (TestCodexHookRecorder).
 func runCodexScenario(t *testing.T, sc codexScenario, prompt string) (*codexSession, *codexRun) {
 	t.Helper()
 	s := newCodexSession(t, sc.state, sc.turns, sc.register)
@@ -180,6 +182,35 @@ func TestCodexRunawayEndsAtCap(t *testing.T) {
 	if stops := run.hookStatuses("Stop"); len(stops) != limit {
 		t.Errorf("Stop outcomes %v, want %d blocks and none after the refusal", stops, limit)
 	}
+}
+
+// TestCodexHookRecorder checks the recorder that lets a test read the
+// hooks' answers, which `codex exec` does not show.
+func TestCodexHookRecorder(t *testing.T) {
+	t.Parallel()
+	sh := newStandInHook(t, filepath.Join(t.TempDir(), "stand-in hooks"), []string{"go on & <check>"}, "C")
+	sh.blockNext(t, 1)
+	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder dir"))
+	s, run := runCodexScenario(t, codexScenario{register: func(t *testing.T, s *codexSession) {
+		if err := writeCodexHooks(s.projectHooksPath(),
+			codexHook{event: "Stop", command: rec.wrap("stop", sh.command("stop")), timeout: 60},
+			codexHook{event: "SessionStart", command: rec.wrap("session-start", sh.command("session-start")), timeout: 60},
+		); err != nil {
+			t.Fatal(err)
+		}
+		trustCodexHooks(t, s)
+	}}, prompt)
+
+	checkTurns(t, "exec", run, []string{"go on & <check>"}, []string{"Blocked", "Completed"})
+	want := []string{`{"decision":"block","reason":"go on \u0026 \u003ccheck\u003e"}`, `{}`}
+	if got := rec.answers(t, "stop"); !slices.Equal(got, want) {
+		t.Errorf("recorded Stop answers %q, want %q", got, want)
+	}
+	want = []string{`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"C"}}`}
+	if got := rec.answers(t, "session-start"); !slices.Equal(got, want) {
+		t.Errorf("recorded SessionStart answers %q, want %q", got, want)
+	}
+	checkContexts(t, "exec", s.api.turnRequests()[0], "C")
 }
 
 // checkTurns checks one run's model turns against the Stop hook's answers:
