@@ -1,0 +1,363 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// codexTurnCap is how many turn requests the stand-in answers before it
+// refuses the rest with HTTP 400. Codex has no cap of its own on a Stop
+// hook that keeps blocking (PROTOCOL.md §6): without this a runaway would
+// run until the test's timeout. It is above loophook's own continuation
+// limit (50), so that the limit, not the stand-in, ends a long loop.
+const codexTurnCap = 64
+
+// codexAPI is a local stand-in for the OpenAI Responses API, enough of it
+// for `codex exec` (PROTOCOL.md §10). Every request is recorded. Turn
+// requests (x-codex-turn-metadata request_kind "turn") are scripted and
+// counted: before the k-th is answered, turns[k-1].edit changes the state
+// file, as an agent would, and its text is the reply; past the script the
+// reply is plain and changes nothing, which is what an agent that makes no
+// progress looks like. Past the cap (codexTurnCap unless set), HTTP 400
+// ends the run.
+type codexAPI struct {
+	srv   *httptest.Server
+	state string // the state file that turns edit
+
+	mu      sync.Mutex
+	cap     int // turn requests answered before HTTP 400
+	turns   []turn
+	turn    []*codexRequest // turn requests answered
+	refused []*codexRequest // turn requests refused at the cap
+	other   []*codexRequest // everything else
+	errs    []error
+	ids     int
+}
+
+// codexRequest is one request as the stand-in received it.
+type codexRequest struct {
+	Method, Path string
+	Header       http.Header
+	Body         []byte
+	Meta         turnMetadata     // x-codex-turn-metadata
+	Req          responsesRequest // parsed for POST /v1/responses
+}
+
+// turnMetadata is the part of the x-codex-turn-metadata header the suite
+// reads.
+type turnMetadata struct {
+	RequestKind           string `json:"request_kind"`  // "turn" for the agent's turns
+	ThreadSource          string `json:"thread_source"` // "user"; "thread_title" for a title request
+	SessionID             string `json:"session_id"`
+	TurnID                string `json:"turn_id"`
+	HistoryInitialization string `json:"history_initialization"` // "new", "cold_resume"
+}
+
+// responsesRequest is the part of a Responses API request the suite reads.
+type responsesRequest struct {
+	Model        string         `json:"model"`
+	Stream       bool           `json:"stream"`
+	Instructions *string        `json:"instructions"`
+	Input        []responseItem `json:"input"`
+}
+
+// responseItem is one item of a request's input: a message (role
+// "developer", "user", "assistant") or something else.
+type responseItem struct {
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
+		Type string `json:"type"` // input_text, output_text
+		Text string `json:"text"`
+	} `json:"content"`
+}
+
+func (it responseItem) text() string {
+	var parts []string
+	for _, c := range it.Content {
+		parts = append(parts, c.Text)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (it responseItem) isMessage(role string) bool {
+	return it.Type == "message" && it.Role == role
+}
+
+// A Stop hook's block reason R reaches the model as a user message
+// <hook_prompt hook_run_id="<label>:<order>:<hooks file>">R</hook_prompt>,
+// R XML-escaped (PROTOCOL.md §5). Escaped, R cannot hold "</hook_prompt>".
+var hookPromptRE = regexp.MustCompile(`(?s)<hook_prompt hook_run_id="([^"]*)">(.*?)</hook_prompt>`)
+
+// xmlUnescape undoes Codex's escaping of a hook prompt, in one pass (it
+// escapes & < > only, and keeps quotes).
+var xmlUnescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&")
+
+// hookPrompt is one Stop hook block reason as the model got it.
+type hookPrompt struct {
+	runID  string // e.g. stop:1:/path/.codex/hooks.json
+	reason string // unescaped
+}
+
+// hookPrompts returns the hook prompts in the request's input from item
+// from on, in order.
+func (r responsesRequest) hookPrompts(from int) []hookPrompt {
+	var out []hookPrompt
+	for _, it := range r.Input[from:] {
+		if !it.isMessage("user") {
+			continue
+		}
+		for _, c := range it.Content {
+			for _, m := range hookPromptRE.FindAllStringSubmatch(c.Text, -1) {
+				out = append(out, hookPrompt{runID: m[1], reason: xmlUnescape.Replace(m[2])})
+			}
+		}
+	}
+	return out
+}
+
+// newHookPrompts returns the hook prompts after the last assistant message:
+// why the model is asked to go on in this request (for a request that a
+// block caused, one per blocking hook).
+func (r responsesRequest) newHookPrompts() []hookPrompt {
+	return r.hookPrompts(r.lastAssistant() + 1)
+}
+
+// lastAssistant returns the index of the last assistant message, -1 if none.
+func (r responsesRequest) lastAssistant() int {
+	for i := len(r.Input) - 1; i >= 0; i-- {
+		if r.Input[i].isMessage("assistant") {
+			return i
+		}
+	}
+	return -1
+}
+
+// sessionContexts returns the texts of the SessionStart hooks'
+// additionalContext in the request, oldest first. Codex sends each as a
+// developer message of its own, after the environment context; its own
+// developer messages (the base prompt, skills, permissions, tools) come
+// before it. A resumed session's history keeps the earlier contexts.
+func (r responsesRequest) sessionContexts() []string {
+	var out []string
+	seenEnv := false
+	for _, it := range r.Input {
+		switch {
+		case it.isMessage("user") && strings.HasPrefix(it.text(), "<environment_context>"):
+			seenEnv = true
+		case seenEnv && it.isMessage("developer"):
+			out = append(out, it.text())
+		}
+	}
+	return out
+}
+
+// lastUser returns the text of the last user message.
+func (r responsesRequest) lastUser() string {
+	for i := len(r.Input) - 1; i >= 0; i-- {
+		if r.Input[i].isMessage("user") {
+			return r.Input[i].text()
+		}
+	}
+	return ""
+}
+
+// newCodexAPI starts the stand-in on 127.0.0.1.
+func newCodexAPI(t *testing.T, statePath string, turns []turn) *codexAPI {
+	t.Helper()
+	a := &codexAPI{state: statePath, turns: turns, cap: codexTurnCap}
+	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func (a *codexAPI) URL() string { return a.srv.URL }
+
+// setTurnCap changes how many turn requests are answered before HTTP 400.
+func (a *codexAPI) setTurnCap(n int) {
+	a.mu.Lock()
+	a.cap = n
+	a.mu.Unlock()
+}
+
+func (a *codexAPI) turnCap() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cap
+}
+
+// turnRequests returns the turn requests answered so far, in order.
+func (a *codexAPI) turnRequests() []*codexRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*codexRequest(nil), a.turn...)
+}
+
+// refusedRequests returns the turn requests refused at the cap.
+func (a *codexAPI) refusedRequests() []*codexRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*codexRequest(nil), a.refused...)
+}
+
+// otherRequests returns every request that was not a turn request.
+func (a *codexAPI) otherRequests() []*codexRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*codexRequest(nil), a.other...)
+}
+
+// failures returns what went wrong inside the handler, which cannot fail
+// the test from its goroutine.
+func (a *codexAPI) failures() []error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]error(nil), a.errs...)
+}
+
+func (a *codexAPI) fail(err error) {
+	a.mu.Lock()
+	a.errs = append(a.errs, err)
+	a.mu.Unlock()
+}
+
+func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		a.fail(fmt.Errorf("%s %s: %v", r.Method, r.URL.Path, err))
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req := &codexRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
+		a.record(&a.other, req)
+		writeCodexError(w, http.StatusNotFound, r.Method+" "+r.URL.Path+" is not served by the e2e stand-in")
+		return
+	}
+	if enc := r.Header.Get("Content-Encoding"); enc != "" {
+		a.record(&a.other, req)
+		a.fail(fmt.Errorf("POST /v1/responses: body encoded %q, the stand-in reads plain JSON", enc))
+		writeCodexError(w, http.StatusBadRequest, "the e2e stand-in reads plain JSON, not "+enc)
+		return
+	}
+	if err := json.Unmarshal(body, &req.Req); err != nil {
+		a.record(&a.other, req)
+		a.fail(fmt.Errorf("POST /v1/responses: %v", err))
+		writeCodexError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if m := r.Header.Get("x-codex-turn-metadata"); m != "" {
+		if err := json.Unmarshal([]byte(m), &req.Meta); err != nil {
+			a.fail(fmt.Errorf("x-codex-turn-metadata: %v: %s", err, m))
+		}
+	}
+
+	var text string
+	switch {
+	case req.Meta.RequestKind != "turn":
+		// Not the agent's turn: the interactive UI's title request wants
+		// {"title": ...}; exec was seen to send nothing else.
+		a.record(&a.other, req)
+		text = `{"title":"e2e"}`
+	default:
+		var ok bool
+		if text, ok = a.agentTurn(req); !ok {
+			writeCodexError(w, http.StatusBadRequest, fmt.Sprintf(
+				"the e2e stand-in answers at most %d turns: a runaway loop", a.turnCap()))
+			return
+		}
+	}
+	if !req.Req.Stream {
+		a.fail(fmt.Errorf("POST /v1/responses: stream is false, the stand-in only streams"))
+	}
+	a.stream(w, text)
+}
+
+func (a *codexAPI) record(list *[]*codexRequest, req *codexRequest) {
+	a.mu.Lock()
+	*list = append(*list, req)
+	a.mu.Unlock()
+}
+
+// agentTurn records a turn request, applies its scripted edit and returns
+// the text to reply with; false past the cap.
+func (a *codexAPI) agentTurn(req *codexRequest) (string, bool) {
+	a.mu.Lock()
+	if len(a.turn) >= a.cap {
+		a.refused = append(a.refused, req)
+		a.mu.Unlock()
+		return "", false
+	}
+	a.turn = append(a.turn, req)
+	n := len(a.turn)
+	var tr turn
+	scripted := n <= len(a.turns)
+	if scripted {
+		tr = a.turns[n-1]
+	}
+	a.mu.Unlock()
+
+	if !scripted {
+		return fmt.Sprintf("Turn %d: nothing new to record.", n), true
+	}
+	if tr.edit != nil {
+		if err := tr.edit(a.state); err != nil {
+			a.fail(fmt.Errorf("turn %d: editing %s: %v", n, a.state, err))
+		}
+	}
+	if tr.text == "" {
+		return fmt.Sprintf("Turn %d done.", n), true
+	}
+	return tr.text, true
+}
+
+// stream writes a reply holding one assistant message with text, as the
+// server-sent events of a streamed Responses API reply.
+func (a *codexAPI) stream(w http.ResponseWriter, text string) {
+	a.mu.Lock()
+	a.ids++
+	respID, msgID := fmt.Sprintf("resp_e2e_%d", a.ids), fmt.Sprintf("msg_e2e_%d", a.ids)
+	a.mu.Unlock()
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	event := func(data map[string]any) {
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", data["type"], b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	item := func(status string, content []any) map[string]any {
+		return map[string]any{"type": "message", "id": msgID, "role": "assistant", "status": status, "content": content}
+	}
+	done := []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}
+	event(map[string]any{"type": "response.created", "response": map[string]any{"id": respID}})
+	event(map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item("in_progress", []any{})})
+	event(map[string]any{"type": "response.output_text.delta", "item_id": msgID, "output_index": 0,
+		"content_index": 0, "delta": text})
+	event(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item("completed", done)})
+	event(map[string]any{"type": "response.completed", "response": map[string]any{
+		"id":    respID,
+		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15},
+	}})
+}
+
+func writeCodexError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"error": map[string]any{"type": "invalid_request_error", "message": msg},
+	})
+}
