@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -273,20 +274,18 @@ func writeGeminiUserSettings(t *testing.T, p *project) {
 }
 
 // runGemini runs one headless turn in the project, against the stand-in
-// at baseURL: `gemini -p prompt`, or with resume the same after
-// `--resume latest`, which goes on with the project's last session. A run
-// that ends non-zero is returned, not failed: a test that provokes one
-// looks at it.
-func runGemini(t *testing.T, bundle string, p *project, baseURL, prompt string, resume bool) *geminiRun {
+// at baseURL: `gemini [flags] -p prompt --output-format json --debug`.
+// Flags of note: `--resume latest` goes on with the project's last
+// session; `--session-id UUID` starts a new session under that id (the
+// two exclude each other). A run that ends non-zero is returned, not
+// failed: a test that provokes one looks at it.
+func runGemini(t *testing.T, bundle string, p *project, baseURL, prompt string, flags ...string) *geminiRun {
 	t.Helper()
 	writeGeminiUserSettings(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), geminiRunTimeout)
 	defer cancel()
 
-	args := []string{bundle}
-	if resume {
-		args = append(args, "--resume", "latest")
-	}
+	args := append([]string{bundle}, flags...)
 	args = append(args, "-p", prompt, "--output-format", "json", "--debug")
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = p.dir
@@ -381,8 +380,10 @@ func (r *geminiRun) countHooks(event string) int {
 	return n
 }
 
-// hookFailures returns every failed hook run --debug reported, and any
-// line of the CLI's that says a hook failed some other way.
+// hookFailures returns every failed hook run --debug reported, and every
+// line of the CLI's that says a hook failed or was skipped (0.61.0 prints
+// "Hook(s) [name] failed for event E. Press F12 …" twice, once with a
+// "[WARNING] " prefix: it is kept once).
 func (r *geminiRun) hookFailures() []string {
 	var out []string
 	for _, h := range r.hookExecutions() {
@@ -391,9 +392,10 @@ func (r *geminiRun) hookFailures() []string {
 		}
 	}
 	for _, line := range strings.Split(r.stderr, "\n") {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "[WARNING] ")
 		for _, sign := range []string{"Hook(s) [", "Hook execution error", "Hook timed out", "Invalid hook event name"} {
-			if strings.Contains(line, sign) {
-				out = append(out, strings.TrimSpace(line))
+			if strings.Contains(line, sign) && !slices.Contains(out, line) {
+				out = append(out, line)
 				break
 			}
 		}

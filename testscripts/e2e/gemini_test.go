@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -20,6 +21,10 @@ type geminiScenario struct {
 	state   any      // the initial .loop/state.json; nil: no loop at all
 	turns   []turn   // the scripted agent, chat turn by chat turn, over all runs
 	prompts []string // at least one
+	// sessionID, when set, is the session's id (--session-id), so that a
+	// state can name it; else the CLI makes one up.
+	sessionID string
+	flags     []string // more flags for every run, e.g. --approval-mode auto_edit
 	// register writes the hooks into the project, typically its
 	// .gemini/settings.json (the only place 0.61.0 reads project hooks
 	// from: the directory it starts in).
@@ -58,13 +63,20 @@ func runGeminiScenario(t *testing.T, sc geminiScenario) *geminiSession {
 		}
 	})
 	for i, prompt := range sc.prompts {
-		run := runGemini(t, bundle, p, s.api.URL(), prompt, i > 0)
+		flags := slices.Clone(sc.flags)
+		switch {
+		case i > 0:
+			flags = append(flags, "--resume", "latest")
+		case sc.sessionID != "":
+			flags = append(flags, "--session-id", sc.sessionID)
+		}
+		run := runGemini(t, bundle, p, s.api.URL(), prompt, flags...)
 		s.runs = append(s.runs, run)
 		if run.exitCode != 0 {
 			t.Errorf("run %d: gemini -p exited %d: %+v", i+1, run.exitCode, run.output.Error)
 		}
-		if i > 0 && run.output.SessionID != s.runs[0].output.SessionID {
-			t.Errorf("run %d: session %q, want the resumed %q", i+1, run.output.SessionID, s.runs[0].output.SessionID)
+		if want := cmp.Or(sc.sessionID, s.runs[0].output.SessionID); run.output.SessionID != want {
+			t.Errorf("run %d: session %q, want %q", i+1, run.output.SessionID, want)
 		}
 		for _, f := range run.hookFailures() {
 			t.Errorf("run %d: a hook failed: %s", i+1, f)
@@ -286,9 +298,10 @@ func TestGeminiHarness(t *testing.T) {
 
 	var hook *standInHook
 	s := runGeminiScenario(t, geminiScenario{
-		state:   loop("empty input parses"),
-		turns:   turns,
-		prompts: []string{prompt, resumed},
+		state:     loop("empty input parses"),
+		turns:     turns,
+		prompts:   []string{prompt, resumed},
+		sessionID: sessionID,
 		register: func(t *testing.T, p *project) {
 			// Two blocks, {} (the agent stops), and in the resumed run a
 			// systemMessage, as loophook answers when a loop has ended.
@@ -347,8 +360,8 @@ func TestGeminiHarness(t *testing.T) {
 	// The hook ran when and as the protocol says.
 	var starts, stops []hookInput
 	for _, in := range hook.inputs(t) {
-		if in.SessionID != s.runs[0].output.SessionID {
-			t.Errorf("hook input for session %q, the CLI ran %q", in.SessionID, s.runs[0].output.SessionID)
+		if in.SessionID != sessionID {
+			t.Errorf("hook input for session %q, want the --session-id %q", in.SessionID, sessionID)
 		}
 		if in.Cwd != s.project.dir {
 			t.Errorf("hook input cwd %q, want the project %q", in.Cwd, s.project.dir)
@@ -424,7 +437,7 @@ func TestGeminiRunawayCap(t *testing.T) {
 	api := newGeminiAPI(t, []string{prompt}, p.statePath(), nil)
 	api.maxChat = 3
 
-	run := runGemini(t, bundle, p, api.URL(), prompt, false)
+	run := runGemini(t, bundle, p, api.URL(), prompt)
 	if run.exitCode == 0 {
 		t.Errorf("gemini -p exited 0 after the stand-in refused a request")
 	}
