@@ -21,8 +21,32 @@ import (
 	"time"
 )
 
+// The Gemini tests run the real Gemini CLI headless against a stand-in for
+// the Gemini API (gemini_api.go), with hooks registered in the scratch
+// project's .gemini/settings.json (gemini_test.go):
+//
+//	go test -tags e2e -run Gemini ./testscripts/e2e/ -v
+//
+// What 0.61.0 does here, beyond shared/gemini-cli/PROTOCOL.md:
+//   - It connects to nothing but the stand-in (strace: 127.0.0.1 only, no
+//     DNS). Each run sends one auxiliary request, the router's classifier
+//     (generateContent, gemini-3.5-flash-lite); chat turns go to
+//     gemini-3.8-flash; no countTokens, no GET.
+//   - A failed run (the stand-in's HTTP 400) prints its JSON summary, with
+//     "error", on stderr, not stdout, and exits with the error's code
+//     modulo 256 (400: 144).
+//   - A resumed session (--resume latest) replays the earlier turns and
+//     reasons, but not the earlier prompt: its history starts with
+//     <session_context>, then the first reply. The new prompt carries the
+//     SessionStart context again.
+//   - --session-id UUID starts a session under that id (it excludes
+//     --resume), so a state can name the session.
+//   - A hook's systemMessage shows on stderr as "Hook system message: M";
+//     a failed hook as "… 0 succeeded, 1 failed (name) …" and twice
+//     "Hook(s) [name] failed for event E. Press F12 …".
+
 // The Gemini CLI release the Gemini tests run against, pinned like Claude
-// Code: ../../../shared/gemini-cli/PROTOCOL.md was observed on this version.
+// Code: shared/gemini-cli/PROTOCOL.md was observed on this version.
 // The integrity is the package tarball's, as the registry publishes it and
 // as npm records it after checking it; a cache that holds anything else is
 // reinstalled, and an install that yields anything else fails.
