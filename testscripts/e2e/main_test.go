@@ -47,6 +47,7 @@ func TestMain(m *testing.M) {
 	for _, s := range []struct{ skip, host string }{
 		{suite.skip, "Claude Code " + claudeVersion},
 		{codexSuite.skip, codexHost},
+		{geminiSuite.skip, "Gemini CLI " + geminiVersion},
 	} {
 		if s.skip == "" {
 			continue

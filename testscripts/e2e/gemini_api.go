@@ -1,0 +1,357 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// geminiAPI is a local stand-in for the Gemini API, enough of it for
+// Gemini CLI 0.61.0 in headless mode (-p) to run whole sessions
+// (PROTOCOL.md §8).
+//
+// The CLI sends chat requests (streamGenerateContent, one per turn of the
+// conversation) and auxiliary ones (generateContent: the model router's
+// classifier once per prompt, the LLM loop check from the 30th turn on, the
+// next-speaker check; and possibly countTokens). Every request is
+// recorded; only chat requests are scripted and counted as turns. The k-th
+// chat request, over all the runs of a scenario, gets turns[k-1]; requests
+// past the script get a plain reply that changes nothing (each one worded
+// differently, or the CLI's loop detection would step in). Past maxChat
+// chat requests every chat request gets HTTP 400, which ends the run with
+// no further AfterAgent call: a hook that never lets go cannot hang a test.
+type geminiAPI struct {
+	srv     *httptest.Server
+	prompts []string // the scenario's -p prompts, to tell them from block reasons
+	state   string   // the state file that turns edit
+	maxChat int
+
+	mu    sync.Mutex
+	turns []turn
+	chat  []*geminiRequest
+	aux   []*geminiRequest
+	errs  []error
+}
+
+// geminiMaxChat is the default hard cap on chat requests per scenario: far
+// above what a scenario means to run (loophook's own continuation limit is
+// 50), far below the 100th continuation, where 0.61.0 skips a request.
+const geminiMaxChat = 64
+
+// geminiRequest is one request as the stand-in received it.
+type geminiRequest struct {
+	Method, Path string
+	Model        string // from the path: models/<model>:<action>
+	Action       string // streamGenerateContent, generateContent, countTokens
+	Header       http.Header
+	Body         []byte
+	Gen          generateRequest // parsed for generateContent and streamGenerateContent
+}
+
+// generateRequest is the part of a generateContent request the suite reads.
+type generateRequest struct {
+	Contents          []geminiContent   `json:"contents"`
+	SystemInstruction json.RawMessage   `json:"systemInstruction"`
+	Tools             []json.RawMessage `json:"tools"`
+}
+
+type geminiContent struct {
+	Role  string       `json:"role"`
+	Parts []geminiPart `json:"parts"`
+}
+
+type geminiPart struct {
+	Text             string          `json:"text,omitempty"`
+	Thought          bool            `json:"thought,omitempty"`
+	FunctionCall     json.RawMessage `json:"functionCall,omitempty"`
+	FunctionResponse json.RawMessage `json:"functionResponse,omitempty"`
+}
+
+// texts returns the content's text parts, thoughts left out.
+func (c geminiContent) texts() []string {
+	var out []string
+	for _, p := range c.Parts {
+		if p.Text != "" && !p.Thought {
+			out = append(out, p.Text)
+		}
+	}
+	return out
+}
+
+// newUser returns the text parts of the request's last content, the new
+// user message the request answers (the prompt, or a hook's reason), or
+// nil when the request does not end with one.
+func (r generateRequest) newUser() []string {
+	if len(r.Contents) == 0 {
+		return nil
+	}
+	last := r.Contents[len(r.Contents)-1]
+	if last.Role != "user" {
+		return nil
+	}
+	return last.texts()
+}
+
+// newGeminiAPI starts the stand-in on 127.0.0.1.
+func newGeminiAPI(t *testing.T, prompts []string, statePath string, turns []turn) *geminiAPI {
+	t.Helper()
+	a := &geminiAPI{prompts: prompts, state: statePath, turns: turns, maxChat: geminiMaxChat}
+	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func (a *geminiAPI) URL() string { return a.srv.URL }
+
+// chatRequests returns the chat requests received so far, in order,
+// including any refused past the cap.
+func (a *geminiAPI) chatRequests() []*geminiRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*geminiRequest(nil), a.chat...)
+}
+
+// auxRequests returns every other request received so far.
+func (a *geminiAPI) auxRequests() []*geminiRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*geminiRequest(nil), a.aux...)
+}
+
+// failures returns what went wrong inside the handler (a failed edit, an
+// unreadable request, a runaway); the handler cannot fail the test from
+// its goroutine.
+func (a *geminiAPI) failures() []error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]error(nil), a.errs...)
+}
+
+func (a *geminiAPI) fail(err error) {
+	a.mu.Lock()
+	a.errs = append(a.errs, err)
+	a.mu.Unlock()
+}
+
+func (a *geminiAPI) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		a.fail(fmt.Errorf("%s %s: %v", r.Method, r.URL.Path, err))
+		writeGeminiError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	req := &geminiRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	// /v1beta/models/<model>:<action>, the chat's with ?alt=sse.
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/v1beta/models/"); ok {
+		req.Model, req.Action, _ = strings.Cut(rest, ":")
+	}
+	if r.Method != http.MethodPost {
+		req.Action = ""
+	}
+
+	switch req.Action {
+	case "streamGenerateContent", "generateContent":
+		if err := json.Unmarshal(body, &req.Gen); err != nil {
+			a.record(&a.aux, req)
+			a.fail(fmt.Errorf("POST %s: %v", r.URL.Path, err))
+			writeGeminiError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		if req.Action == "generateContent" {
+			a.record(&a.aux, req)
+			writeJSONResponse(w, geminiReply(auxAnswer))
+			return
+		}
+		text, ok := a.chatTurn(req)
+		if !ok {
+			writeGeminiError(w, http.StatusBadRequest, "the e2e stand-in's cap of chat requests is reached: a runaway loop")
+			return
+		}
+		streamGemini(w, geminiReply(text))
+
+	case "countTokens":
+		a.record(&a.aux, req)
+		writeJSONResponse(w, map[string]any{"totalTokens": 10})
+
+	default:
+		a.record(&a.aux, req)
+		writeGeminiError(w, http.StatusNotFound, r.Method+" "+r.URL.Path+" is not served by the e2e stand-in")
+	}
+}
+
+// auxAnswer answers every auxiliary request 0.61.0 makes, each reading the
+// fields it asked for: the router's classifier (pick flash), the LLM loop
+// check (no loop, confidence 0) and the next-speaker check (the user: a
+// "model" here would add a "Please continue." turn).
+const auxAnswer = `{"reasoning":"e2e stand-in","model_choice":"flash",` +
+	`"complexity_reasoning":"e2e stand-in","complexity_score":10,"next_speaker":"user",` +
+	`"unproductive_state_analysis":"e2e stand-in: no loop","unproductive_state_confidence":0}`
+
+func (a *geminiAPI) record(list *[]*geminiRequest, req *geminiRequest) {
+	a.mu.Lock()
+	*list = append(*list, req)
+	a.mu.Unlock()
+}
+
+// chatTurn records a chat request, applies its scripted edit and returns
+// the text to reply with; false past the cap.
+func (a *geminiAPI) chatTurn(req *geminiRequest) (string, bool) {
+	a.mu.Lock()
+	a.chat = append(a.chat, req)
+	n := len(a.chat)
+	var tr turn
+	scripted := n <= len(a.turns)
+	if scripted {
+		tr = a.turns[n-1]
+	}
+	a.mu.Unlock()
+
+	if n > a.maxChat {
+		if n == a.maxChat+1 {
+			a.fail(fmt.Errorf("chat request %d: past the stand-in's cap of %d, answered HTTP 400 (a hook that never lets the agent stop?)", n, a.maxChat))
+		}
+		return "", false
+	}
+	if !scripted {
+		return fmt.Sprintf("Turn %d: nothing new to record.", n), true
+	}
+	if tr.edit != nil {
+		if err := tr.edit(a.state); err != nil {
+			a.fail(fmt.Errorf("turn %d: editing %s: %v", n, a.state, err))
+		}
+	}
+	if tr.text == "" {
+		return fmt.Sprintf("Turn %d done.", n), true
+	}
+	return tr.text, true
+}
+
+// geminiReply is a whole generateContent answer: one candidate with one
+// text part, finished. A streamed reply is the same object, sent as one
+// server-sent event.
+func geminiReply(text string) map[string]any {
+	return map[string]any{
+		"candidates": []any{map[string]any{
+			"content":      map[string]any{"role": "model", "parts": []any{map[string]any{"text": text}}},
+			"finishReason": "STOP",
+			"index":        0,
+		}},
+		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+	}
+}
+
+// streamGemini writes a reply as the server-sent events that
+// streamGenerateContent?alt=sse answers with.
+func streamGemini(w http.ResponseWriter, reply map[string]any) {
+	b, _ := json.Marshal(reply)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprintf(w, "data: %s\n\n", b)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func writeJSONResponse(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeGeminiError answers with the Google API error shape; 0.61.0 does
+// not retry a 400 and ends the run non-zero.
+func writeGeminiError(w http.ResponseWriter, code int, msg string) {
+	status := "INVALID_ARGUMENT"
+	if code == http.StatusNotFound {
+		status = "NOT_FOUND"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"error": map[string]any{"code": code, "message": msg, "status": status},
+	})
+}
+
+// ---- What the model received ----
+
+// A chatTurn is one chat request, read: what the new user message in it
+// was. Each run starts with a prompt turn, and every turn after it in the
+// same run exists because the AfterAgent hook blocked, so its new user
+// message is the block's reason (PROTOCOL.md §4).
+type chatTurn struct {
+	req    *geminiRequest
+	prompt bool   // the new user message is one of the scenario's prompts
+	text   string // the new user message, its text parts joined with "\n"
+	// hookContext is the SessionStart additionalContext the prompt carries
+	// in headless mode, as the model got it: "<hook_context>C</hook_context>\n\n"
+	// before the prompt, with < and > in C escaped (raw) and not (context).
+	rawContext, context string
+	hasContext          bool
+}
+
+// chatTurns reads the chat requests received so far.
+func (a *geminiAPI) chatTurns() []chatTurn {
+	var out []chatTurn
+	for _, req := range a.chatRequests() {
+		parts := req.Gen.newUser()
+		ct := chatTurn{req: req, text: strings.Join(parts, "\n")}
+		// Headless, the prompt is the last text part of the first user
+		// message, after <session_context>, and carries the context.
+		if len(parts) > 0 {
+			last := parts[len(parts)-1]
+			for _, p := range a.prompts {
+				if strings.HasSuffix(last, p) {
+					ct.prompt = true
+					ct.rawContext, ct.hasContext = hookContext(strings.TrimSuffix(last, p))
+					ct.context = unescapeHookContext(ct.rawContext)
+					break
+				}
+			}
+		}
+		out = append(out, ct)
+	}
+	return out
+}
+
+// blockReasons returns the reasons the model received after blocks, in
+// order: the new user message of every turn that is not a prompt's.
+func (a *geminiAPI) blockReasons() []string {
+	var out []string
+	for _, ct := range a.chatTurns() {
+		if !ct.prompt {
+			out = append(out, ct.text)
+		}
+	}
+	return out
+}
+
+// hookContext finds "<hook_context>C</hook_context>" in s and returns C
+// as sent (escaped).
+func hookContext(s string) (string, bool) {
+	const open, end = "<hook_context>", "</hook_context>"
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return "", false
+	}
+	c, _, ok := strings.Cut(rest, end)
+	return c, ok
+}
+
+// unescapeHookContext undoes what 0.61.0 does to a SessionStart context:
+// it turns < and > into &lt; and &gt; (and leaves & alone, so a context
+// that itself says "&lt;" cannot be told apart).
+func unescapeHookContext(s string) string {
+	return strings.NewReplacer("&lt;", "<", "&gt;", ">").Replace(s)
+}
+
+// escapeHookContext is what 0.61.0 makes of a SessionStart context.
+func escapeHookContext(s string) string {
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(s)
+}
