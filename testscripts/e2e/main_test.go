@@ -44,15 +44,21 @@ func TestMain(m *testing.M) {
 	if suite.tmp != "" {
 		os.RemoveAll(suite.tmp)
 	}
-	if suite.skip != "" {
+	for _, s := range []struct{ skip, host string }{
+		{suite.skip, "Claude Code " + claudeVersion},
+		{copilotSuite.skip, copilotHost},
+	} {
+		if s.skip == "" {
+			continue
+		}
 		// Again at the very end, where a person reading the log looks.
-		banner(os.Stderr, suite.skip)
+		banner(os.Stderr, s.skip, s.host)
 		// Without -v, `go test` shows nothing of a package that passed but
 		// its "ok" line, and a package whose tests all skipped passes: tell
 		// the person at the terminal, if there is one, directly.
 		if !testing.Verbose() {
 			if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-				banner(tty, suite.skip)
+				banner(tty, s.skip, s.host)
 				tty.Close()
 			}
 		}
@@ -76,7 +82,7 @@ func setup(t *testing.T) (claude, loophook string) {
 		}
 		if suite.skip != "" {
 			suite.err = nil
-			banner(os.Stderr, suite.skip)
+			banner(os.Stderr, suite.skip, "Claude Code "+claudeVersion)
 			return
 		}
 		if suite.err != nil {
@@ -122,13 +128,13 @@ func buildLoophook() (string, error) {
 
 // banner makes a skip impossible to miss in a long log: a green run that
 // ran nothing must not pass for a real one.
-func banner(w io.Writer, reason string) {
+func banner(w io.Writer, reason, host string) {
 	line := strings.Repeat("#", 76)
 	fmt.Fprintf(w, "\n%s\n#\n#   LOOPHOOK E2E SUITE SKIPPED: IT DID NOT RUN.\n#\n", line)
 	for _, l := range strings.Split(reason, "\n") {
 		fmt.Fprintf(w, "#   %s\n", l)
 	}
-	fmt.Fprintf(w, "#\n#   No test exercised the hooks with Claude Code %s.\n", claudeVersion)
+	fmt.Fprintf(w, "#\n#   No test exercised the hooks with %s.\n", host)
 	if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
 		fmt.Fprintf(w, "#   LOOPHOOK_E2E_REQUIRE=1: every test FAILED for it.\n#\n%s\n\n", line)
 	} else {
