@@ -255,7 +255,7 @@ func (s *copilotSession) run(t *testing.T, prompt string) *copilotRun {
 		// --trust-folder is refused with --continue and --session-id:
 		// trust the project the way a person's "remember this folder"
 		// does.
-		if err := trustFolder(s.p.home, s.p.dir); err != nil {
+		if err := copilotTrustFolder(s.p.home, s.p.dir); err != nil {
 			t.Fatal(err)
 		}
 		if s.sessionID != "" {
@@ -305,8 +305,8 @@ func (s *copilotSession) run(t *testing.T, prompt string) *copilotRun {
 	s.api.endRun()
 	s.runs = append(s.runs, r)
 
-	r.stdout, r.stderr = readString(filepath.Join(r.dir, "stdout")), readString(filepath.Join(r.dir, "stderr"))
-	r.log = readLogs(logDir)
+	r.stdout, r.stderr = readCopilotFile(filepath.Join(r.dir, "stdout")), readCopilotFile(filepath.Join(r.dir, "stderr"))
+	r.log = readCopilotLogs(logDir)
 	r.requests = s.api.requestsOf(r.n)
 	r.events = s.newEvents(t)
 	t.Logf("copilot -p %v took %v, exit %d, %d model requests",
@@ -329,11 +329,11 @@ func (s *copilotSession) run(t *testing.T, prompt string) *copilotRun {
 	return r
 }
 
-// trustFolder adds dir to trustedFolders in ~/.copilot/config.json, keeping
-// whatever else the CLI keeps there. The CLI writes the file with comment
-// lines at the top ("// This file is managed automatically."); they are
-// dropped.
-func trustFolder(home, dir string) error {
+// copilotTrustFolder adds dir to trustedFolders in ~/.copilot/config.json,
+// keeping whatever else the CLI keeps there. The CLI writes the file with
+// comment lines at the top ("// This file is managed automatically.");
+// they are dropped.
+func copilotTrustFolder(home, dir string) error {
 	path := filepath.Join(home, ".copilot", "config.json")
 	config := map[string]any{}
 	if b, err := os.ReadFile(path); err == nil {
@@ -360,17 +360,17 @@ func trustFolder(home, dir string) error {
 	return writeJSON(path, config)
 }
 
-func readString(path string) string {
+func readCopilotFile(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
 }
 
-// readLogs concatenates the files copilot wrote into its --log-dir.
-func readLogs(dir string) string {
+// readCopilotLogs concatenates the files copilot wrote into its --log-dir.
+func readCopilotLogs(dir string) string {
 	var sb strings.Builder
 	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
-			sb.WriteString(readString(path))
+			sb.WriteString(readCopilotFile(path))
 		}
 		return nil
 	})
@@ -496,9 +496,9 @@ func (r *copilotRun) reasons() ([]string, error) {
 	return out, nil
 }
 
-// capLine is what 1.0.102 logs, and only logs, when it ends a turn after
-// its fixed 8 consecutive agentStop blocks.
-const capLine = "Agent stop hook blocked 8 consecutive times; ending turn."
+// copilotCapLine is what 1.0.102 logs, and only logs, when it ends a turn
+// after its fixed 8 consecutive agentStop blocks.
+const copilotCapLine = "Agent stop hook blocked 8 consecutive times; ending turn."
 
 // logLines returns the lines of the run's log that contain any of subs.
 func (r *copilotRun) logLines(subs ...string) []string {

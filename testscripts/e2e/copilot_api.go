@@ -200,10 +200,10 @@ func (a *copilotAPI) nextTurn() string {
 	return tr.text
 }
 
-// datetimeStamp is how 1.0.102 opens every user message it sends, the
+// copilotDatetime is how 1.0.102 opens every user message it sends, the
 // prompt and each block reason alike:
 // "<current_datetime>2026-11-23T07:01:20.914+00:00</current_datetime>\n\n".
-var datetimeStamp = regexp.MustCompile(`^<current_datetime>[^<]*</current_datetime>\n\n`)
+var copilotDatetime = regexp.MustCompile(`^<current_datetime>[^<]*</current_datetime>\n\n`)
 
 // newUserText returns what the request brings the model that is new: the
 // text of its last message, a user message, without the date stamp. For
@@ -219,7 +219,7 @@ func (r *copilotRequest) newUserText() (string, error) {
 		return "", fmt.Errorf("the last user message has no text")
 	}
 	last := blocks[len(blocks)-1]
-	stamp := datetimeStamp.FindString(last)
+	stamp := copilotDatetime.FindString(last)
 	if stamp == "" {
 		return "", fmt.Errorf("the last user message does not open with <current_datetime>: %q", last)
 	}
@@ -235,7 +235,7 @@ func (r *copilotRequest) userTexts() []string {
 			continue
 		}
 		for _, b := range texts(m.Content) {
-			if stamp := datetimeStamp.FindString(b); stamp != "" {
+			if stamp := copilotDatetime.FindString(b); stamp != "" {
 				out = append(out, strings.TrimPrefix(b, stamp))
 			}
 		}
@@ -255,7 +255,7 @@ func (r *copilotRequest) sessionContext() (ctx string, ok bool) {
 	}
 	var before []string
 	for _, b := range texts(msgs[0].Content) {
-		if datetimeStamp.MatchString(b) {
+		if copilotDatetime.MatchString(b) {
 			break
 		}
 		before = append(before, b)

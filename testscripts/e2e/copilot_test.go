@@ -96,16 +96,16 @@ func (s *copilotSession) logRuns(t *testing.T) {
 	}
 }
 
-// standInHook is a hook script the test controls: its k-th call answers
+// copilotStandIn is a hook script the test controls: its k-th call answers
 // the k-th of its answers (the last one again once past the list). It
 // keeps, per call, the input, the environment and a copy of the state file
 // as the call found it.
-type standInHook struct {
+type copilotStandIn struct {
 	dir     string // the script, its answers, what it kept
 	command string // what to register
 }
 
-const standInScript = `#!/bin/sh
+const copilotStandInScript = `#!/bin/sh
 d=$(dirname "$0")
 input=$(cat)
 printf '%s\n' "$input" >> "$d/inputs"
@@ -118,10 +118,10 @@ if [ ! -f "$f" ]; then f="$d/answer-last"; fi
 cat "$f"
 `
 
-func newStandInHook(t *testing.T, name string, answers ...string) *standInHook {
+func newCopilotStandIn(t *testing.T, name string, answers ...string) *copilotStandIn {
 	t.Helper()
-	h := &standInHook{dir: filepath.Join(t.TempDir(), name)}
-	files := map[string]string{"hook.sh": standInScript, "answer-last": answers[len(answers)-1]}
+	h := &copilotStandIn{dir: filepath.Join(t.TempDir(), name)}
+	files := map[string]string{"hook.sh": copilotStandInScript, "answer-last": answers[len(answers)-1]}
 	for i, a := range answers {
 		files["answer-"+strconv.Itoa(i+1)] = a
 	}
@@ -138,7 +138,7 @@ func newStandInHook(t *testing.T, name string, answers ...string) *standInHook {
 }
 
 // inputs returns the inputs of the hook's calls, in order.
-func (h *standInHook) inputs(t *testing.T) []map[string]any {
+func (h *copilotStandIn) inputs(t *testing.T) []map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(h.dir, "inputs"))
 	if os.IsNotExist(err) {
@@ -159,7 +159,7 @@ func (h *standInHook) inputs(t *testing.T) []map[string]any {
 }
 
 // env returns the environment of the hook's k-th call (from 1).
-func (h *standInHook) env(t *testing.T, k int) map[string]string {
+func (h *copilotStandIn) env(t *testing.T, k int) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(h.dir, "env-"+strconv.Itoa(k)))
 	if err != nil {
@@ -175,7 +175,7 @@ func (h *standInHook) env(t *testing.T, k int) map[string]string {
 }
 
 // state returns the state file as the hook's k-th call found it.
-func (h *standInHook) state(t *testing.T, k int) state {
+func (h *copilotStandIn) state(t *testing.T, k int) state {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(h.dir, "state-"+strconv.Itoa(k)))
 	if err != nil {
@@ -188,10 +188,10 @@ func (h *standInHook) state(t *testing.T, k int) state {
 	return s
 }
 
-// registerStandIns registers the stand-in hooks in the project's
+// registerCopilotStandIns registers the stand-in hooks in the project's
 // .github/hooks/loophook.json, where `loophook install --host copilot`
 // will register loophook.
-func registerStandIns(stop, start *standInHook) func(t *testing.T, p *project) {
+func registerCopilotStandIns(stop, start *copilotStandIn) func(t *testing.T, p *project) {
 	return func(t *testing.T, p *project) {
 		t.Helper()
 		hooks := map[string][]copilotHook{
@@ -204,21 +204,21 @@ func registerStandIns(stop, start *standInHook) func(t *testing.T, p *project) {
 	}
 }
 
-// block is an agentStop answer that makes the agent go on with reason.
-func block(reason string) string {
+// copilotBlock is an agentStop answer: go on, with reason.
+func copilotBlock(reason string) string {
 	b, _ := json.Marshal(map[string]string{"decision": "block", "reason": reason})
 	return string(b)
 }
 
-// contextAnswer is a sessionStart answer that gives the model context.
-func contextAnswer(ctx string) string {
+// copilotContextAnswer is a sessionStart answer: context for the model.
+func copilotContextAnswer(ctx string) string {
 	b, _ := json.Marshal(map[string]string{"additionalContext": ctx})
 	return string(b)
 }
 
-// standInReason is the reason of the stand-in's i-th block: with a quote, a
+// copilotReason is the reason of the stand-in's i-th block: with a quote, a
 // newline and non-ASCII text, which must all reach the model intact.
-func standInReason(i int) string {
+func copilotReason(i int) string {
 	return fmt.Sprintf("Block %d: \"criterion %d\" is unmet.\nNext step — make it hold.", i, i)
 }
 
@@ -236,24 +236,24 @@ func TestCopilotHarness(t *testing.T) {
 			t.Parallel()
 			var answers, want []string
 			for i := 1; i <= n; i++ {
-				answers = append(answers, block(standInReason(i)))
-				want = append(want, standInReason(i))
+				answers = append(answers, copilotBlock(copilotReason(i)))
+				want = append(want, copilotReason(i))
 			}
-			stop := newStandInHook(t, "agentStop", append(answers, "{}")...)
-			start := newStandInHook(t, "sessionStart", contextAnswer(ctx))
+			stop := newCopilotStandIn(t, "agentStop", append(answers, "{}")...)
+			start := newCopilotStandIn(t, "sessionStart", copilotContextAnswer(ctx))
 			s := runCopilotScenario(t, copilotScenario{
 				state:    loop("empty input parses"),
-				register: registerStandIns(stop, start),
+				register: registerCopilotStandIns(stop, start),
 				// The agent counts its iterations, so the hook can
 				// tell it sees each reply's edit.
 				turns: repeat(n+1, turn{edit: bump("iteration")}),
 			})
 			r := s.runs[0]
 
-			checkLoaded(t, r, 2)
-			checkTurns(t, r, n)
-			checkReasons(t, r, want)
-			checkContext(t, r.turns()[0], ctx)
+			checkCopilotLoaded(t, r, 2)
+			checkCopilotTurns(t, r, n)
+			checkCopilotReasons(t, r, want)
+			checkCopilotContext(t, r.turns()[0], ctx)
 
 			ins := stop.inputs(t)
 			if len(ins) != n+1 {
@@ -269,9 +269,9 @@ func TestCopilotHarness(t *testing.T) {
 					t.Errorf("agentStop %d found iteration %v in the state, want %d: the hook ran before the turn's edit", k+1, it, k+1)
 				}
 			}
-			checkHookEnv(t, stop.env(t, 1), s.p)
-			checkStarts(t, start, s.p, "new")
-			checkEvents(t, r, n+1)
+			checkCopilotHookEnv(t, stop.env(t, 1), s.p)
+			checkCopilotStarts(t, start, s.p, "new")
+			checkCopilotEvents(t, r, n+1)
 		})
 	}
 
@@ -279,29 +279,29 @@ func TestCopilotHarness(t *testing.T) {
 		t.Parallel()
 		const resumed = "Loop in progress (iteration 2/10), resumed."
 		second := "Pick the loop up where it stopped."
-		stop := newStandInHook(t, "agentStop", block(standInReason(1)), block(standInReason(2)), "{}")
-		start := newStandInHook(t, "sessionStart", contextAnswer(ctx), contextAnswer(resumed))
+		stop := newCopilotStandIn(t, "agentStop", copilotBlock(copilotReason(1)), copilotBlock(copilotReason(2)), "{}")
+		start := newCopilotStandIn(t, "sessionStart", copilotContextAnswer(ctx), copilotContextAnswer(resumed))
 		s := runCopilotScenario(t, copilotScenario{
-			register: registerStandIns(stop, start),
+			register: registerCopilotStandIns(stop, start),
 			prompts:  []string{prompt, second},
 		})
 		first, again := s.runs[0], s.runs[1]
-		checkLoaded(t, first, 2)
-		checkLoaded(t, again, 2) // trusted through config.json
-		checkTurns(t, first, 2)
-		checkReasons(t, first, []string{standInReason(1), standInReason(2)})
-		checkContext(t, first.turns()[0], ctx)
+		checkCopilotLoaded(t, first, 2)
+		checkCopilotLoaded(t, again, 2) // trusted through config.json
+		checkCopilotTurns(t, first, 2)
+		checkCopilotReasons(t, first, []string{copilotReason(1), copilotReason(2)})
+		checkCopilotContext(t, first.turns()[0], ctx)
 
 		// The resumed run: sessionStart again, as source "resume" of the
 		// same session; its context replaces the first in the history.
-		checkTurns(t, again, 0)
-		starts := checkStarts(t, start, s.p, "new", "resume")
+		checkCopilotTurns(t, again, 0)
+		starts := checkCopilotStarts(t, start, s.p, "new", "resume")
 		if len(starts) == 2 && starts[0]["sessionId"] != starts[1]["sessionId"] {
 			t.Errorf("--continue ran session %v, want %v", starts[1]["sessionId"], starts[0]["sessionId"])
 		}
-		checkContext(t, again.turns()[0], resumed)
+		checkCopilotContext(t, again.turns()[0], resumed)
 		history := again.turns()[0].userTexts()
-		if want := []string{prompt, standInReason(1), standInReason(2), second}; !slices.Equal(history, want) {
+		if want := []string{prompt, copilotReason(1), copilotReason(2), second}; !slices.Equal(history, want) {
 			t.Errorf("the resumed run's first request has the user messages\n%q\nwant\n%q", history, want)
 		}
 		ins := stop.inputs(t)
@@ -318,18 +318,18 @@ func TestCopilotHarness(t *testing.T) {
 
 	t.Run("a pinned session id", func(t *testing.T) {
 		t.Parallel()
-		stop := newStandInHook(t, "agentStop", block(standInReason(1)), "{}")
-		start := newStandInHook(t, "sessionStart", contextAnswer(ctx), contextAnswer("again"))
+		stop := newCopilotStandIn(t, "agentStop", copilotBlock(copilotReason(1)), "{}")
+		start := newCopilotStandIn(t, "sessionStart", copilotContextAnswer(ctx), copilotContextAnswer("again"))
 		s := runCopilotScenario(t, copilotScenario{
-			register:  registerStandIns(stop, start),
+			register:  registerCopilotStandIns(stop, start),
 			prompts:   []string{prompt, "Once more."},
 			sessionID: sessionID,
 		})
-		checkLoaded(t, s.runs[0], 2)
-		checkTurns(t, s.runs[0], 1)
-		checkTurns(t, s.runs[1], 0)
-		checkContext(t, s.runs[1].turns()[0], "again")
-		for _, in := range append(checkStarts(t, start, s.p, "new", "resume"), stop.inputs(t)...) {
+		checkCopilotLoaded(t, s.runs[0], 2)
+		checkCopilotTurns(t, s.runs[0], 1)
+		checkCopilotTurns(t, s.runs[1], 0)
+		checkCopilotContext(t, s.runs[1].turns()[0], "again")
+		for _, in := range append(checkCopilotStarts(t, start, s.p, "new", "resume"), stop.inputs(t)...) {
 			if in["sessionId"] != sessionID {
 				t.Errorf("a hook got sessionId %v, want %s", in["sessionId"], sessionID)
 			}
@@ -340,9 +340,9 @@ func TestCopilotHarness(t *testing.T) {
 		t.Parallel()
 		cli := setupCopilot(t)
 		p := newProject(t, nil)
-		stop := newStandInHook(t, "agentStop", block("Never done."))
-		start := newStandInHook(t, "sessionStart", "{}")
-		registerStandIns(stop, start)(t, p)
+		stop := newCopilotStandIn(t, "agentStop", copilotBlock("Never done."))
+		start := newCopilotStandIn(t, "sessionStart", "{}")
+		registerCopilotStandIns(stop, start)(t, p)
 		api := newCopilotAPI(t, p.statePath(), nil)
 		api.limit = 2
 		s := newCopilotSession(cli, p, api)
@@ -367,21 +367,21 @@ func TestCopilotHarness(t *testing.T) {
 
 	t.Run("the fixed cap of 8 continuations", func(t *testing.T) {
 		t.Parallel()
-		stop := newStandInHook(t, "agentStop", block("Never done."))
-		start := newStandInHook(t, "sessionStart", "{}")
-		s := runCopilotScenario(t, copilotScenario{register: registerStandIns(stop, start)})
+		stop := newCopilotStandIn(t, "agentStop", copilotBlock("Never done."))
+		start := newCopilotStandIn(t, "sessionStart", "{}")
+		s := runCopilotScenario(t, copilotScenario{register: registerCopilotStandIns(stop, start)})
 		r := s.runs[0]
-		checkLoaded(t, r, 2)
+		checkCopilotLoaded(t, r, 2)
 		if len(r.requests) != 9 {
 			t.Errorf("%d model requests, want 9: the prompt's and 8 continuations", len(r.requests))
 		}
-		checkTurns(t, r, 8)
-		checkReasons(t, r, repeat(8, "Never done."))
+		checkCopilotTurns(t, r, 8)
+		checkCopilotReasons(t, r, repeat(8, "Never done."))
 		if n := len(stop.inputs(t)); n != 9 {
 			t.Errorf("agentStop ran %d times, want 9 (the 9th block is ignored)", n)
 		}
-		if lines := r.logLines(capLine); len(lines) != 1 {
-			t.Errorf("the log has %d lines saying %q, want 1", len(lines), capLine)
+		if lines := r.logLines(copilotCapLine); len(lines) != 1 {
+			t.Errorf("the log has %d lines saying %q, want 1", len(lines), copilotCapLine)
 		}
 		if _, ok := r.turns()[0].sessionContext(); ok {
 			t.Errorf("a sessionStart answering {} put context in the first request")
@@ -389,17 +389,17 @@ func TestCopilotHarness(t *testing.T) {
 	})
 }
 
-// checkLoaded checks the run loaded the project's hooks file, n hooks.
-func checkLoaded(t *testing.T, r *copilotRun, n int) {
+// checkCopilotLoaded checks the run loaded n repo hooks.
+func checkCopilotLoaded(t *testing.T, r *copilotRun, n int) {
 	t.Helper()
 	if got := r.repoHooks(); got != n {
 		t.Errorf("%v loaded %d repo hooks, want %d", r, got, n)
 	}
 }
 
-// checkTurns checks that the run took 1+blocks conversation turns, and
-// that no request went without the turn header.
-func checkTurns(t *testing.T, r *copilotRun, blocks int) {
+// checkCopilotTurns checks that the run took 1+blocks conversation turns,
+// and that no request went without the turn header.
+func checkCopilotTurns(t *testing.T, r *copilotRun, blocks int) {
 	t.Helper()
 	if got := len(r.turns()); got != 1+blocks {
 		t.Errorf("%v took %d conversation turns, want %d", r, got, 1+blocks)
@@ -412,9 +412,9 @@ func checkTurns(t *testing.T, r *copilotRun, blocks int) {
 	}
 }
 
-// checkReasons checks that each continuation brought the model exactly a
-// block's reason, in order.
-func checkReasons(t *testing.T, r *copilotRun, want []string) {
+// checkCopilotReasons checks that each continuation brought the model
+// exactly a block's reason, in order.
+func checkCopilotReasons(t *testing.T, r *copilotRun, want []string) {
 	t.Helper()
 	got, err := r.reasons()
 	if err != nil {
@@ -425,8 +425,8 @@ func checkReasons(t *testing.T, r *copilotRun, want []string) {
 	}
 }
 
-// checkContext checks the sessionStart context as the request carries it.
-func checkContext(t *testing.T, req *copilotRequest, want string) {
+// checkCopilotContext checks the sessionStart context a request carries.
+func checkCopilotContext(t *testing.T, req *copilotRequest, want string) {
 	t.Helper()
 	got, ok := req.sessionContext()
 	if !ok || got != want {
@@ -434,8 +434,8 @@ func checkContext(t *testing.T, req *copilotRequest, want string) {
 	}
 }
 
-// checkHookEnv checks what PROTOCOL.md §7 says a hook can rely on.
-func checkHookEnv(t *testing.T, env map[string]string, p *project) {
+// checkCopilotHookEnv checks what PROTOCOL.md §7 says a hook can rely on.
+func checkCopilotHookEnv(t *testing.T, env map[string]string, p *project) {
 	t.Helper()
 	for k, want := range map[string]string{
 		"COPILOT_PROJECT_DIR": p.dir,
@@ -455,9 +455,9 @@ func checkHookEnv(t *testing.T, env map[string]string, p *project) {
 	}
 }
 
-// checkStarts checks the sessionStart hook ran once per run with the
+// checkCopilotStarts checks the sessionStart hook ran once per run with the
 // given sources, and returns its inputs.
-func checkStarts(t *testing.T, start *standInHook, p *project, sources ...string) []map[string]any {
+func checkCopilotStarts(t *testing.T, start *copilotStandIn, p *project, sources ...string) []map[string]any {
 	t.Helper()
 	ins := start.inputs(t)
 	var got []string
@@ -474,9 +474,9 @@ func checkStarts(t *testing.T, start *standInHook, p *project, sources ...string
 	return ins
 }
 
-// checkEvents checks events.jsonl recorded each agentStop with its input
-// and the stand-in's answer.
-func checkEvents(t *testing.T, r *copilotRun, stops int) {
+// checkCopilotEvents checks events.jsonl recorded each agentStop, ended
+// and successful.
+func checkCopilotEvents(t *testing.T, r *copilotRun, stops int) {
 	t.Helper()
 	runs := r.hookRuns("agentStop")
 	if len(runs) != stops {
