@@ -88,7 +88,7 @@ func fetchClaude(ctx context.Context) (string, error) {
 	}
 	defer os.RemoveAll(work)
 
-	tgz, err := npmPack(ctx, work)
+	tgz, err := npmPack(ctx, work, claudePackage+"@"+claudeVersion)
 	if err != nil {
 		return "", err
 	}
@@ -133,16 +133,15 @@ var npmProbeFlags = []string{
 	"--fetch-retry-maxtimeout=5000",
 }
 
-// npmPack downloads the pinned package's tarball into dir and returns its
-// path. npm picks the registry from its own configuration.
-func npmPack(ctx context.Context, dir string) (string, error) {
+// npmPack downloads the tarball of spec (name@version) into dir and returns
+// its path. npm picks the registry from its own configuration.
+func npmPack(ctx context.Context, dir, spec string) (string, error) {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		return "", fmt.Errorf("%w: npm is not installed: %v", errUnreachable, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, npmTimeout)
 	defer cancel()
-	spec := claudePackage + "@" + claudeVersion
 	run := func(args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, npm, args...)
 		cmd.Dir = dir // away from any package.json of the caller's

@@ -48,6 +48,7 @@ func TestMain(m *testing.M) {
 		{suite.skip, "Claude Code " + claudeVersion},
 		{codexSuite.skip, codexHost},
 		{geminiSuite.skip, "Gemini CLI " + geminiVersion},
+		{copilotSuite.skip, copilotHost},
 	} {
 		if s.skip == "" {
 			continue

@@ -1,0 +1,264 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// copilotAPI is a local stand-in for the model provider of Copilot CLI
+// 1.0.102 in BYOK mode with COPILOT_PROVIDER_TYPE=anthropic: the
+// Messages API, as api.go serves it to Claude Code, with the turns told
+// apart by the header the CLI sets on them.
+//
+// The CLI marks every request it makes with x-interaction-type;
+// conversation-user is a turn of the conversation: the prompt's request
+// and one per continuation after an agentStop block (a follow-up after a
+// tool result has none). Each turn gets the next scripted turn, across
+// all the runs of a session, its edit applied to the state file before
+// the reply, as an agent would have done it. Every request is recorded.
+//
+// A run that asks more than limit times is answered HTTP 400 with an
+// error object, which 1.0.102 neither retries nor follows with another
+// agentStop: it exits 1. A hook that never lets go cannot then hold a
+// test; the CLI's own cap (8 continuations) ends a turn well before.
+type copilotAPI struct {
+	srv   *httptest.Server
+	state string // the state file that turns edit
+	turns []turn
+	limit int // model requests one run may make
+
+	mu     sync.Mutex
+	run    int // the run in progress (0: none); see beginRun
+	reqs   []*copilotRequest
+	served int // conversation turns answered, over all runs
+	errs   []error
+	ids    int
+}
+
+// copilotRequestLimit is the stand-in's default limit: the CLI's cap
+// allows 9 requests in a turn, and these sessions call no tools.
+const copilotRequestLimit = 12
+
+// copilotTurn is the x-interaction-type of a conversation turn.
+const copilotTurn = "conversation-user"
+
+// copilotRequest is one request as the stand-in received it.
+type copilotRequest struct {
+	apiRequest
+	Run         int    // the run that sent it
+	Interaction string // x-interaction-type
+	Refused     bool   // answered HTTP 400: past the limit
+}
+
+func (r *copilotRequest) isTurn() bool { return r.Interaction == copilotTurn }
+
+// newCopilotAPI starts the stand-in on 127.0.0.1. The k-th conversation
+// turn gets turns[k-1]; turns past the script get a plain reply and change
+// nothing, which is what an agent that makes no progress looks like.
+func newCopilotAPI(t *testing.T, statePath string, turns []turn) *copilotAPI {
+	t.Helper()
+	a := &copilotAPI{state: statePath, turns: turns, limit: copilotRequestLimit}
+	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func (a *copilotAPI) URL() string { return a.srv.URL }
+
+// beginRun and endRun bracket a run: requests are filed under it, and the
+// limit counts within it.
+func (a *copilotAPI) beginRun(n int) {
+	a.mu.Lock()
+	a.run = n
+	a.mu.Unlock()
+}
+
+func (a *copilotAPI) endRun() { a.beginRun(0) }
+
+// requestsOf returns the requests run n sent, in order.
+func (a *copilotAPI) requestsOf(n int) []*copilotRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []*copilotRequest
+	for _, r := range a.reqs {
+		if r.Run == n {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// failures returns what went wrong inside the handler.
+func (a *copilotAPI) failures() []error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]error(nil), a.errs...)
+}
+
+func (a *copilotAPI) fail(err error) {
+	a.mu.Lock()
+	a.errs = append(a.errs, err)
+	a.mu.Unlock()
+}
+
+func (a *copilotAPI) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		a.fail(fmt.Errorf("%s %s: %v", r.Method, r.URL.Path, err))
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req := &copilotRequest{
+		apiRequest:  apiRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body},
+		Interaction: r.Header.Get("X-Interaction-Type"),
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
+		a.record(req)
+		writeError(w, http.StatusNotFound, "not_found_error", r.Method+" "+r.URL.Path+" is not served by the e2e stand-in")
+		return
+	}
+	if err := json.Unmarshal(body, &req.Msg); err != nil {
+		a.record(req)
+		a.fail(fmt.Errorf("POST /v1/messages: %v", err))
+		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return
+	}
+	if n := a.record(req); n > a.limit {
+		req.Refused = true
+		writeError(w, http.StatusBadRequest, "invalid_request_error",
+			fmt.Sprintf("e2e stand-in: more than %d model requests in one run", a.limit))
+		return
+	}
+	text := "Done."
+	if req.isTurn() {
+		text = a.nextTurn()
+	}
+	msg := reply(a.nextID(), req.Msg.Model, text)
+	if req.Msg.Stream {
+		streamMessage(w, msg, text)
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(msg)
+	}
+}
+
+// record files req under the run in progress and returns how many
+// requests that run has sent so far.
+func (a *copilotAPI) record(req *copilotRequest) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	req.Run = a.run
+	a.reqs = append(a.reqs, req)
+	n := 0
+	for _, r := range a.reqs {
+		if r.Run == a.run {
+			n++
+		}
+	}
+	return n
+}
+
+func (a *copilotAPI) nextID() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.ids++
+	return fmt.Sprintf("msg_e2e_%03d", a.ids)
+}
+
+// nextTurn applies the next scripted turn's edit and returns its text.
+func (a *copilotAPI) nextTurn() string {
+	a.mu.Lock()
+	a.served++
+	n := a.served
+	var tr turn
+	scripted := n <= len(a.turns)
+	if scripted {
+		tr = a.turns[n-1]
+	}
+	a.mu.Unlock()
+
+	if !scripted {
+		return fmt.Sprintf("Turn %d: nothing new to record.", n)
+	}
+	if tr.edit != nil {
+		if err := tr.edit(a.state); err != nil {
+			a.fail(fmt.Errorf("turn %d: editing %s: %v", n, a.state, err))
+		}
+	}
+	if tr.text == "" {
+		return fmt.Sprintf("Turn %d done.", n)
+	}
+	return tr.text
+}
+
+// copilotDatetime is how 1.0.102 opens every user message it sends, the
+// prompt and each block reason alike:
+// "<current_datetime>2026-11-23T07:01:20.914+00:00</current_datetime>\n\n".
+var copilotDatetime = regexp.MustCompile(`^<current_datetime>[^<]*</current_datetime>\n\n`)
+
+// newUserText returns what the request brings the model that is new: the
+// text of its last message, a user message, without the date stamp. For
+// the prompt's turn that is the prompt; for a continuation, the block's
+// reason, as the hook wrote it.
+func (r *copilotRequest) newUserText() (string, error) {
+	msgs := r.Msg.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != "user" {
+		return "", fmt.Errorf("the request does not end with a user message")
+	}
+	blocks := texts(msgs[len(msgs)-1].Content)
+	if len(blocks) == 0 {
+		return "", fmt.Errorf("the last user message has no text")
+	}
+	last := blocks[len(blocks)-1]
+	stamp := copilotDatetime.FindString(last)
+	if stamp == "" {
+		return "", fmt.Errorf("the last user message does not open with <current_datetime>: %q", last)
+	}
+	return strings.TrimPrefix(last, stamp), nil
+}
+
+// userTexts returns the date-stamped text of every user message of the
+// request, without the stamp: the history of prompts and block reasons.
+func (r *copilotRequest) userTexts() []string {
+	var out []string
+	for _, m := range r.Msg.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		for _, b := range texts(m.Content) {
+			if stamp := copilotDatetime.FindString(b); stamp != "" {
+				out = append(out, strings.TrimPrefix(b, stamp))
+			}
+		}
+	}
+	return out
+}
+
+// sessionContext returns the sessionStart hooks' additionalContext as the
+// model got it: the text blocks of the conversation's first user message
+// that come before the prompt's own (date-stamped) block. The CLI joins
+// several hooks' contexts with "\n\n" into one block; ok is false when
+// there is none.
+func (r *copilotRequest) sessionContext() (ctx string, ok bool) {
+	msgs := r.Msg.Messages
+	if len(msgs) == 0 || msgs[0].Role != "user" {
+		return "", false
+	}
+	var before []string
+	for _, b := range texts(msgs[0].Content) {
+		if copilotDatetime.MatchString(b) {
+			break
+		}
+		before = append(before, b)
+	}
+	return strings.Join(before, "\n\n"), len(before) > 0
+}
