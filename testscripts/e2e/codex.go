@@ -134,7 +134,10 @@ func installCodex(ctx context.Context) (string, error) {
 	defer os.RemoveAll(work)
 
 	dir := filepath.Join(work, "codex-"+codexVersion)
-	if err := npmInstall(ctx, work, dir); err != nil {
+	if err := npmInstall(ctx, work, dir, codexPackage+"@"+codexVersion, npmTimeout,
+		// No scripts: the packages have none, and a test has no business
+		// running a registry's code outside the binary under test.
+		"--ignore-scripts", "--include=optional"); err != nil {
 		return "", err
 	}
 	if err := checkCodexInstall(ctx, dir); err != nil {
@@ -159,37 +162,6 @@ func codexInstalled(dir string) bool {
 		}
 	}
 	return true
-}
-
-// npmInstall runs `npm install --prefix dir @openai/codex@<version>` from
-// work (away from any package.json of the caller's), probing the registry
-// first so that an unreachable one ends in a quick skip.
-func npmInstall(ctx context.Context, work, dir string) error {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return fmt.Errorf("%w: npm is not installed: %v", errUnreachable, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, npmTimeout)
-	defer cancel()
-	spec := codexPackage + "@" + codexVersion
-	run := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, npm, args...)
-		cmd.Dir = work
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%w: npm %s %s: %v\n%s", errUnreachable,
-				args[0], spec, err, npmErrors(stderr.String()))
-		}
-		return nil
-	}
-	if err := run(append([]string{"view", spec, "version"}, npmProbeFlags...)...); err != nil {
-		return err
-	}
-	// No scripts: the packages have none, and a test has no business
-	// running a registry's code outside the binary under test.
-	return run("install", "--prefix", dir, spec,
-		"--ignore-scripts", "--no-audit", "--no-fund", "--include=optional")
 }
 
 // checkCodexInstall checks that npm installed the pinned packages, the

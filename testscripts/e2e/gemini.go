@@ -137,7 +137,7 @@ func installGemini(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(work)
-	if err := npmInstall(ctx, work); err != nil {
+	if err := npmInstall(ctx, work, work, geminiPackage+"@"+geminiVersion, geminiInstallTimeout, "--loglevel=error"); err != nil {
 		return "", err
 	}
 	if err := checkGeminiInstall(work); err != nil {
@@ -202,33 +202,6 @@ func checkNode(node string) error {
 		return fmt.Errorf("%w: Gemini CLI %s needs node >= 20, %s is %q", errUnsupported, geminiVersion, node, v)
 	}
 	return nil
-}
-
-// npmInstall installs the pinned CLI under dir. A quick metadata probe
-// first tells an unreachable registry from a failing install, in seconds.
-func npmInstall(ctx context.Context, dir string) error {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return fmt.Errorf("%w: npm is not installed: %v", errUnreachable, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, geminiInstallTimeout)
-	defer cancel()
-	spec := geminiPackage + "@" + geminiVersion
-	run := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, npm, args...)
-		cmd.Dir = dir // away from any package.json of the caller's
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%w: npm %s %s: %v\n%s", errUnreachable,
-				args[0], spec, err, npmErrors(stderr.String()))
-		}
-		return nil
-	}
-	if err := run(append([]string{"view", spec, "version"}, npmProbeFlags...)...); err != nil {
-		return err
-	}
-	return run("install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", spec)
 }
 
 // geminiRunTimeout bounds one headless run. A run here takes a few
@@ -370,15 +343,15 @@ type hookExecution struct {
 	failed []string // the names of those that failed
 }
 
-// hookLine matches 0.61.0's --debug summary of one event's hooks, both
+// geminiHookLine matches 0.61.0's --debug summary of one event's hooks, both
 // "Hook execution for AfterAgent: 1 hooks executed successfully, total
 // duration: 12ms" and "… 0 succeeded, 1 failed (name), total duration: …".
-var hookLine = regexp.MustCompile(`Hook execution for (\w+): (?:(\d+) hooks executed successfully|(\d+) succeeded, (\d+) failed \(([^)]*)\))`)
+var geminiHookLine = regexp.MustCompile(`Hook execution for (\w+): (?:(\d+) hooks executed successfully|(\d+) succeeded, (\d+) failed \(([^)]*)\))`)
 
 // hookExecutions lists the run's hook events in order, from --debug.
 func (r *geminiRun) hookExecutions() []hookExecution {
 	var out []hookExecution
-	for _, m := range hookLine.FindAllStringSubmatch(r.stderr, -1) {
+	for _, m := range geminiHookLine.FindAllStringSubmatch(r.stderr, -1) {
 		h := hookExecution{event: m[1]}
 		if m[2] != "" {
 			h.ok, _ = strconv.Atoi(m[2])

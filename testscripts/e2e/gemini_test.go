@@ -140,21 +140,17 @@ func registerGeminiHooks(t *testing.T, dir string, hooks ...geminiHook) {
 	}
 }
 
-// shellQuote quotes s for bash -c.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
-// standInHook is a hook script that stands in for loophook: its n-th
+// geminiStandInHook is a hook script that stands in for loophook: its n-th
 // AfterAgent call answers the n-th of the given answers (blockAnswer to
 // make the agent go on), and every call past them {}, which lets the
 // agent stop; SessionStart adds the given context. It logs every input
 // and keeps a copy of the state file as each AfterAgent call found it.
-type standInHook struct {
+type geminiStandInHook struct {
 	dir string // the script, its answers, counter and logs
 }
 
-const standInScript = `#!/bin/sh
+const geminiStandInScript = `#!/bin/sh
 # e2e stand-in hook; $1 is the event it was registered for.
 dir=$(dirname -- "$0")
 cat >> "$dir/inputs.jsonl" && echo >> "$dir/inputs.jsonl"
@@ -171,9 +167,9 @@ AfterAgent)
 esac
 `
 
-func newStandInHook(t *testing.T, p *project, context string, answers ...any) *standInHook {
+func newGeminiStandInHook(t *testing.T, p *project, context string, answers ...any) *geminiStandInHook {
 	t.Helper()
-	h := &standInHook{dir: filepath.Join(filepath.Dir(p.dir), "stand-in-hook")}
+	h := &geminiStandInHook{dir: filepath.Join(filepath.Dir(p.dir), "stand-in-hook")}
 	files := map[string]any{
 		"session-start.json": map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName": "SessionStart", "additionalContext": context,
@@ -190,7 +186,7 @@ func newStandInHook(t *testing.T, p *project, context string, answers ...any) *s
 	if err := writeFile(filepath.Join(h.dir, "after-agent.count"), []byte("0\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(h.dir, "hook.sh"), []byte(standInScript), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(h.dir, "hook.sh"), []byte(geminiStandInScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -212,7 +208,7 @@ func blockAnswers(reasons ...string) []any {
 }
 
 // register registers the script for AfterAgent and SessionStart.
-func (h *standInHook) register(t *testing.T, p *project) {
+func (h *geminiStandInHook) register(t *testing.T, p *project) {
 	script := shellQuote(filepath.Join(h.dir, "hook.sh"))
 	registerGeminiHooks(t, p.dir,
 		geminiHook{"AfterAgent", "e2e-stop", script + " AfterAgent"},
@@ -232,7 +228,7 @@ type hookInput struct {
 }
 
 // inputs returns what the hook was given, call by call.
-func (h *standInHook) inputs(t *testing.T) []hookInput {
+func (h *geminiStandInHook) inputs(t *testing.T) []hookInput {
 	t.Helper()
 	f, err := os.Open(filepath.Join(h.dir, "inputs.jsonl"))
 	if err != nil {
@@ -259,7 +255,7 @@ func (h *standInHook) inputs(t *testing.T) []hookInput {
 }
 
 // stateAt returns the state file as the n-th AfterAgent call found it.
-func (h *standInHook) stateAt(t *testing.T, n int) state {
+func (h *geminiStandInHook) stateAt(t *testing.T, n int) state {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(h.dir, fmt.Sprintf("state-at-%d.json", n)))
 	if err != nil {
@@ -296,7 +292,7 @@ func TestGeminiHarness(t *testing.T) {
 		{edit: bump("iteration"), text: "Resumed: iteration 4."},
 	}
 
-	var hook *standInHook
+	var hook *geminiStandInHook
 	s := runGeminiScenario(t, geminiScenario{
 		state:     loop("empty input parses"),
 		turns:     turns,
@@ -306,7 +302,7 @@ func TestGeminiHarness(t *testing.T) {
 			// Two blocks, {} (the agent stops), and in the resumed run a
 			// systemMessage, as loophook answers when a loop has ended.
 			answers := append(blockAnswers(reasons...), map[string]any{}, map[string]any{"systemMessage": endMessage})
-			hook = newStandInHook(t, p, context, answers...)
+			hook = newGeminiStandInHook(t, p, context, answers...)
 			hook.register(t, p)
 		},
 	})
@@ -432,7 +428,7 @@ func TestGeminiRunawayCap(t *testing.T) {
 	for i := range 10 {
 		reasons = append(reasons, fmt.Sprintf("Keep going (%d).", i+1))
 	}
-	hook := newStandInHook(t, p, "C", blockAnswers(reasons...)...)
+	hook := newGeminiStandInHook(t, p, "C", blockAnswers(reasons...)...)
 	hook.register(t, p)
 	api := newGeminiAPI(t, []string{prompt}, p.statePath(), nil)
 	api.maxChat = 3
