@@ -70,6 +70,11 @@ const (
 	DefaultStuckLimit    = 5
 	DefaultMaxIterations = 10
 	DefaultGuardLimit    = 3
+	// DefaultBudget caps a loop that records a cost but sets no budget.
+	DefaultBudget = 25
+	// The ceilings an agent cannot lift its own limits past.
+	DefaultIterationCeiling = 50
+	DefaultBudgetCeiling    = 100
 )
 
 // Verdict is the answer to one Stop evaluation. OK lets the agent stop.
@@ -81,16 +86,24 @@ type Verdict struct {
 
 // Limits are the person's settings for the rules.
 type Limits struct {
-	StuckLimit    int  // circuit-open at stuckCount >= StuckLimit
-	MaxIterations int  // when the loop sets no maxIterations
-	GuardLimit    int  // guard at this many unchanged stops in a row
-	AllowInvalid  bool // --on-invalid allow
-	RequireMarker bool
+	StuckLimit    int     // circuit-open at stuckCount >= StuckLimit
+	MaxIterations int     // when the loop sets no maxIterations
+	GuardLimit    int     // guard at this many unchanged stops in a row
+	Budget        float64 // when the loop records a cost and sets no budget; 0: none
+	// IterationCeiling and BudgetCeiling cap the loop's own maxIterations
+	// and budget; 0: no ceiling.
+	IterationCeiling int
+	BudgetCeiling    float64
+	AllowInvalid     bool // --on-invalid allow
+	RequireMarker    bool
 }
 
 // DefaultLimits are the limits with no flags given.
 func DefaultLimits() Limits {
-	return Limits{StuckLimit: DefaultStuckLimit, MaxIterations: DefaultMaxIterations, GuardLimit: DefaultGuardLimit}
+	return Limits{
+		StuckLimit: DefaultStuckLimit, MaxIterations: DefaultMaxIterations, GuardLimit: DefaultGuardLimit,
+		Budget: DefaultBudget, IterationCeiling: DefaultIterationCeiling, BudgetCeiling: DefaultBudgetCeiling,
+	}
 }
 
 // Evaluation is everything one Stop evaluation knows.
@@ -223,7 +236,7 @@ func budget(e Evaluation, lim Limits) (Verdict, bool) {
 	if !ok || l.Cost < b {
 		return Verdict{}, false
 	}
-	return stop(RuleBudget, reasonBudget(l, b)), true
+	return stop(RuleBudget, reasonBudget(l, lim, b)), true
 }
 
 func guard(e Evaluation, lim Limits) (Verdict, bool) {
@@ -332,18 +345,30 @@ func once(f func() (string, error)) func() (string, error) {
 	return sync.OnceValues(f)
 }
 
-// MaxIterations is the loop's iteration limit: its own maxIterations, else
-// the person's default.
+// MaxIterations is the loop's iteration limit: its own maxIterations, held
+// to the ceiling, else the person's default.
 func MaxIterations(l *Loop, lim Limits) float64 {
-	if l.MaxIterations <= 0 {
+	switch {
+	case l.MaxIterations <= 0:
 		return float64(lim.MaxIterations)
+	case lim.IterationCeiling > 0 && l.MaxIterations > float64(lim.IterationCeiling):
+		return float64(lim.IterationCeiling)
 	}
 	return l.MaxIterations
 }
 
-// Budget is the loop's spending cap; ok false: no cap.
+// Budget is the loop's spending cap: its own budget, held to the ceiling,
+// else the person's default when the loop records a cost; ok false: no cap.
 func Budget(l *Loop, lim Limits) (b float64, ok bool) {
-	return l.Budget, l.HasBudget
+	switch {
+	case l.HasBudget && lim.BudgetCeiling > 0 && l.Budget > lim.BudgetCeiling:
+		return lim.BudgetCeiling, true
+	case l.HasBudget:
+		return l.Budget, true
+	case l.HasCost && lim.Budget > 0:
+		return lim.Budget, true
+	}
+	return 0, false
 }
 
 func stop(r Rule, reason string) Verdict {

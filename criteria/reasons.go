@@ -55,11 +55,23 @@ func reasonExhausted(what string) string {
 }
 
 func reasonIterationLimit(l *Loop, lim Limits) string {
-	return fmt.Sprintf("iteration limit reached: %s of %s; the loop ends here", number(l.Iteration), number(MaxIterations(l, lim)))
+	max := MaxIterations(l, lim)
+	capped := ""
+	if l.MaxIterations > max {
+		capped = fmt.Sprintf(" (the state's maxIterations %s is above the ceiling)", number(l.MaxIterations))
+	}
+	return fmt.Sprintf("iteration limit reached: %s of %s%s; the loop ends here", number(l.Iteration), number(max), capped)
 }
 
-func reasonBudget(l *Loop, budget float64) string {
-	return fmt.Sprintf("budget spent: cost %s of budget %s; the loop ends here", number(l.Cost), number(budget))
+func reasonBudget(l *Loop, lim Limits, budget float64) string {
+	of := fmt.Sprintf("budget %s", number(budget))
+	switch {
+	case !l.HasBudget:
+		of = fmt.Sprintf("the default budget %s (the state sets none)", number(budget))
+	case l.Budget > budget:
+		of += fmt.Sprintf(" (the state's budget %s is above the ceiling)", number(l.Budget))
+	}
+	return fmt.Sprintf("budget spent: cost %s of %s; the loop ends here", number(l.Cost), of)
 }
 
 func reasonGuard(unchanged int, path string) string {

@@ -70,6 +70,9 @@ func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
 		case *cli.IntFlag:
 			fs.Int(f.Name, f.Value, "")
 			env[f.Name] = f.EnvVars
+		case *cli.Float64Flag:
+			fs.Float64(f.Name, f.Value, "")
+			env[f.Name] = f.EnvVars
 		case *cli.BoolFlag:
 			fs.Bool(f.Name, f.Value, "")
 			env[f.Name] = f.EnvVars
@@ -129,6 +132,7 @@ func (v flagSetValues) get(name string) any {
 	return nil
 }
 
-func (v flagSetValues) String(name string) string { s, _ := v.get(name).(string); return s }
-func (v flagSetValues) Int(name string) int       { n, _ := v.get(name).(int); return n }
-func (v flagSetValues) Bool(name string) bool     { b, _ := v.get(name).(bool); return b }
+func (v flagSetValues) String(name string) string   { s, _ := v.get(name).(string); return s }
+func (v flagSetValues) Int(name string) int         { n, _ := v.get(name).(int); return n }
+func (v flagSetValues) Float64(name string) float64 { f, _ := v.get(name).(float64); return f }
+func (v flagSetValues) Bool(name string) bool       { b, _ := v.get(name).(bool); return b }
