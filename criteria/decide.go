@@ -29,6 +29,9 @@ const (
 	RuleNoExitSignal   Rule = "no-exit-signal"
 	RuleNoMarker       Rule = "no-marker"
 	RuleComplete       Rule = "complete"
+	// RuleMisconfigured is not a rule of the spec: the hook's flags cannot
+	// be read, so it enforces nothing, and the person must hear of it.
+	RuleMisconfigured Rule = "misconfigured"
 	// RuleInternalError is not a rule of the spec: loophook itself failed,
 	// and a broken hook must not trap a session.
 	RuleInternalError Rule = "internal-error"
@@ -45,11 +48,11 @@ func (r Rule) Ends() bool {
 }
 
 // Tells reports whether a person must see the verdict: the loop ended, or it
-// pauses for them (waiting, failed, a checkpoint). The hosts show such a stop
-// to the person.
+// pauses for them (waiting, failed, a checkpoint), or the hook enforces
+// nothing until they fix its flags. The hosts show such a stop to the person.
 func (r Rule) Tells() bool {
 	switch r {
-	case RuleWaiting, RuleFailed, RuleCheckpoint:
+	case RuleWaiting, RuleFailed, RuleCheckpoint, RuleMisconfigured:
 		return true
 	}
 	return r.Ends()
@@ -167,6 +170,12 @@ var rules = []func(Evaluation, Limits) (Verdict, bool){
 // session alone: it is bound, and not to this session.
 func OtherSession(stateSession, session string) bool {
 	return stateSession != "" && stateSession != session
+}
+
+// Misconfigured is the verdict when the hook's flags cannot be read: the
+// agent may stop, and the person is told which flag is wrong.
+func Misconfigured(err error) Verdict {
+	return stop(RuleMisconfigured, reasonMisconfigured(err))
 }
 
 func invalid(e Evaluation, lim Limits) Verdict {

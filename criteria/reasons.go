@@ -141,12 +141,13 @@ func ReasonInternalError(cause any) string {
 	return fmt.Sprintf("loophook failed (%v); letting the agent stop", cause)
 }
 
-// ReasonMisconfigured is the verdict's reason when the hook's flags are wrong.
-func ReasonMisconfigured(err error) string {
+// reasonMisconfigured names what is wrong with the hook's flags; the host
+// shows it to the person, who alone can fix it.
+func reasonMisconfigured(err error) string {
 	if err == nil {
 		err = errors.New("no answer")
 	}
-	return "loophook is misconfigured (" + err.Error() + "); letting the agent stop"
+	return "the hook is misconfigured (" + err.Error() + "); no loop is enforced until its flags are fixed"
 }
 
 // where says where the loop stands, for the agent reading the reason.

@@ -79,9 +79,9 @@ func TestLastMessageIsReadOnce(t *testing.T) {
 }
 
 // TestTells: a person sees every stop that ends a loop or pauses it for
-// them; not a stop with no loop to speak of.
+// them, and a misconfigured hook; not a stop with no loop to speak of.
 func TestTells(t *testing.T) {
-	tells := []Rule{RuleWaiting, RuleFailed, RuleComplete, RuleIterationLimit, RuleCircuitOpen, RuleGuard, RuleBudget, RuleMustNot, RuleCheckpoint}
+	tells := []Rule{RuleWaiting, RuleFailed, RuleComplete, RuleIterationLimit, RuleCircuitOpen, RuleGuard, RuleBudget, RuleMustNot, RuleCheckpoint, RuleMisconfigured}
 	quiet := []Rule{RuleBadInput, RuleNoState, RuleOtherSession, RuleInvalidState, RuleInactive, RuleUnmet, RuleAssumption, RuleNoExitSignal, RuleNoMarker}
 	for _, r := range tells {
 		if !r.Tells() {

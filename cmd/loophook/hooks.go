@@ -34,24 +34,38 @@ func sessionStartCommand() *cli.Command {
 // that cannot be read does not break the hook: it answers, lets the agent
 // stop and says why.
 func newHookCommand(ev hook.Event, usage, description string) *cli.Command {
+	flags := append(evalFlags(), protocolFlag)
+	answer := func(c *cli.Context, args []string) error {
+		o, err := hookOptions(flags, args)
+		o.Note = note(c.App.ErrWriter)
+		if err != nil {
+			o.Note(errText(err))
+			o.Misconfigured = err
+		}
+		hook.Run(ev, o, c.App.Reader, c.App.Writer)
+		return nil
+	}
 	return &cli.Command{
 		Name:            string(ev),
 		Usage:           usage,
 		Description:     description,
-		Flags:           append(evalFlags(), protocolFlag),
+		Flags:           flags,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
 			if askedForHelp(c.Args().Slice()) {
 				return cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name)
 			}
-			o, err := hookOptions(c.Command.Flags, c.Args().Slice())
-			o.Note = note(c.App.ErrWriter)
-			if err != nil {
-				o.Note(errText(err))
-				o.Misconfigured = err
+			return answer(c, c.Args().Slice())
+		},
+		// urfave/cli reads the flags' environment variables before Action
+		// and fails on a value it cannot parse, the only error it can meet
+		// here; the hook answers all the same, and hookOptions names it.
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			args := c.Lineage()[1].Args().Tail()
+			if askedForHelp(args) {
+				return usageError(c, err, true)
 			}
-			hook.Run(ev, o, c.App.Reader, c.App.Writer)
-			return nil
+			return answer(c, args)
 		},
 	}
 }
