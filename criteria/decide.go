@@ -3,6 +3,7 @@ package criteria
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Rule names the rule of SPEC.md section 2 that decided a verdict.
@@ -15,16 +16,22 @@ const (
 	RuleOtherSession   Rule = "other-session"
 	RuleInvalidState   Rule = "invalid-state"
 	RuleInactive       Rule = "inactive"
+	RuleWaiting        Rule = "waiting"
+	RuleFailed         Rule = "failed"
 	RuleMustNot        Rule = "must-not"
 	RuleCircuitOpen    Rule = "circuit-open"
 	RuleIterationLimit Rule = "iteration-limit"
 	RuleBudget         Rule = "budget"
 	RuleGuard          Rule = "guard"
+	RuleCheckpoint     Rule = "checkpoint"
 	RuleUnmet          Rule = "unmet"
 	RuleAssumption     Rule = "assumption"
 	RuleNoExitSignal   Rule = "no-exit-signal"
 	RuleNoMarker       Rule = "no-marker"
 	RuleComplete       Rule = "complete"
+	// RuleMisconfigured is not a rule of the spec: the hook's flags cannot
+	// be read, so it enforces nothing, and the person must hear of it.
+	RuleMisconfigured Rule = "misconfigured"
 	// RuleInternalError is not a rule of the spec: loophook itself failed,
 	// and a broken hook must not trap a session.
 	RuleInternalError Rule = "internal-error"
@@ -40,14 +47,37 @@ func (r Rule) Ends() bool {
 	return false
 }
 
-// Marker is what the agent's last message must contain under --require-marker.
+// Tells reports whether a person must see the verdict: the loop ended, or it
+// pauses for them (waiting, failed, a checkpoint), or the hook enforces
+// nothing until they fix its flags. The hosts show such a stop to the person.
+func (r Rule) Tells() bool {
+	switch r {
+	case RuleWaiting, RuleFailed, RuleCheckpoint, RuleMisconfigured:
+		return true
+	}
+	return r.Ends()
+}
+
+// Marker is what the agent's last message must contain under --require-marker,
+// and what stands for the exit signal in a state with no exit_signal field.
 const Marker = "<loop-complete>"
+
+// A colleague-shaped loop's status block, which makes a stop its checkpoint.
+const (
+	StatusBlockStart = "---LOOP_STATUS---"
+	StatusBlockEnd   = "---END_STATUS---"
+)
 
 // Defaults for the limits.
 const (
 	DefaultStuckLimit    = 5
 	DefaultMaxIterations = 10
 	DefaultGuardLimit    = 3
+	// DefaultBudget caps a loop that records a cost but sets no budget.
+	DefaultBudget = 25
+	// The ceilings an agent cannot lift its own limits past.
+	DefaultIterationCeiling = 50
+	DefaultBudgetCeiling    = 100
 )
 
 // Verdict is the answer to one Stop evaluation. OK lets the agent stop.
@@ -59,16 +89,24 @@ type Verdict struct {
 
 // Limits are the person's settings for the rules.
 type Limits struct {
-	StuckLimit    int  // circuit-open at stuckCount >= StuckLimit
-	MaxIterations int  // when the loop sets no maxIterations
-	GuardLimit    int  // guard at this many unchanged stops in a row
-	AllowInvalid  bool // --on-invalid allow
-	RequireMarker bool
+	StuckLimit    int     // circuit-open at stuckCount >= StuckLimit
+	MaxIterations int     // when the loop sets no maxIterations
+	GuardLimit    int     // guard at this many unchanged stops in a row
+	Budget        float64 // when the loop records a cost and sets no budget; 0: none
+	// IterationCeiling and BudgetCeiling cap the loop's own maxIterations
+	// and budget; 0: no ceiling.
+	IterationCeiling int
+	BudgetCeiling    float64
+	AllowInvalid     bool // --on-invalid allow
+	RequireMarker    bool
 }
 
 // DefaultLimits are the limits with no flags given.
 func DefaultLimits() Limits {
-	return Limits{StuckLimit: DefaultStuckLimit, MaxIterations: DefaultMaxIterations, GuardLimit: DefaultGuardLimit}
+	return Limits{
+		StuckLimit: DefaultStuckLimit, MaxIterations: DefaultMaxIterations, GuardLimit: DefaultGuardLimit,
+		Budget: DefaultBudget, IterationCeiling: DefaultIterationCeiling, BudgetCeiling: DefaultBudgetCeiling,
+	}
 }
 
 // Evaluation is everything one Stop evaluation knows.
@@ -88,12 +126,13 @@ type Evaluation struct {
 	// included, with stop_hook_active true and no progress in the state.
 	Unchanged int
 	// LastMessage returns the agent's last message; it is called only when
-	// a rule needs it, because reading a transcript costs.
+	// a rule needs it, and at most once, because reading a transcript costs.
 	LastMessage func() (string, error)
 }
 
 // Decide applies the rules in order; the first that matches decides.
 func Decide(e Evaluation, lim Limits) Verdict {
+	e.LastMessage = once(e.LastMessage)
 	switch {
 	case e.BadInput != "":
 		return stop(RuleBadInput, reasonBadInput(e.BadInput))
@@ -109,31 +148,34 @@ func Decide(e Evaluation, lim Limits) Verdict {
 		}
 		return invalid(e, lim)
 	}
-	for _, rule := range []func(*Loop, Limits) (Verdict, bool){inactive, mustNot, circuitOpen, iterationLimit, budget} {
-		if v, ok := rule(e.Loop, lim); ok {
+	for _, rule := range rules {
+		if v, ok := rule(e, lim); ok {
 			return v
 		}
 	}
-	if v, ok := guard(e, lim); ok {
-		return v
-	}
-	for _, rule := range []func(*Loop, string, Limits) (Verdict, bool){unmet, assumption, noExitSignal} {
-		if v, ok := rule(e.Loop, e.Path, lim); ok {
-			return v
-		}
-	}
-	if lim.RequireMarker {
-		if v, ok := noMarker(e, lim); ok {
-			return v
-		}
-	}
-	return stop(RuleComplete, reasonComplete(e.Loop, lim))
+	return stop(RuleComplete, reasonComplete(e.Loop, lim, exit(e)))
+}
+
+// rules are the rules after invalid-state, in the spec's order; complete is
+// what is left when none of them decides.
+var rules = []func(Evaluation, Limits) (Verdict, bool){
+	inactive, waiting, failed, mustNot, circuitOpen, iterationLimit, budget,
+	guard,
+	// continuation-limit (SPEC rule 9b) goes here, right after guard.
+	checkpoint,
+	unmet, assumption, noExitSignal, noMarker,
 }
 
 // OtherSession reports whether a state bound to stateSession leaves the
 // session alone: it is bound, and not to this session.
 func OtherSession(stateSession, session string) bool {
 	return stateSession != "" && stateSession != session
+}
+
+// Misconfigured is the verdict when the hook's flags cannot be read: the
+// agent may stop, and the person is told which flag is wrong.
+func Misconfigured(err error) Verdict {
+	return stop(RuleMisconfigured, reasonMisconfigured(err))
 }
 
 func invalid(e Evaluation, lim Limits) Verdict {
@@ -143,16 +185,30 @@ func invalid(e Evaluation, lim Limits) Verdict {
 	return goOn(RuleInvalidState, reasonInvalid(e.Path, e.Problems))
 }
 
-func inactive(l *Loop, _ Limits) (Verdict, bool) {
-	if l.Active() {
+func inactive(e Evaluation, _ Limits) (Verdict, bool) {
+	if !e.Loop.Inactive() {
 		return Verdict{}, false
 	}
-	return stop(RuleInactive, reasonInactive(l.LoopStatus)), true
+	return stop(RuleInactive, reasonInactive(e.Loop.LoopStatus)), true
 }
 
-func mustNot(l *Loop, _ Limits) (Verdict, bool) {
+func waiting(e Evaluation, _ Limits) (Verdict, bool) {
+	if e.Loop.Waiting == "" {
+		return Verdict{}, false
+	}
+	return stop(RuleWaiting, reasonWaiting(e.Loop.Waiting)), true
+}
+
+func failed(e Evaluation, _ Limits) (Verdict, bool) {
+	if e.Loop.Failed == "" {
+		return Verdict{}, false
+	}
+	return stop(RuleFailed, reasonFailed(e.Loop.Failed)), true
+}
+
+func mustNot(e Evaluation, _ Limits) (Verdict, bool) {
 	var happened []string
-	for cond, yes := range l.MustNotStatus {
+	for cond, yes := range e.Loop.MustNotStatus {
 		if yes {
 			happened = append(happened, cond)
 		}
@@ -164,25 +220,32 @@ func mustNot(l *Loop, _ Limits) (Verdict, bool) {
 	return stop(RuleMustNot, reasonMustNot(happened)), true
 }
 
-func circuitOpen(l *Loop, lim Limits) (Verdict, bool) {
-	if l.StuckCount < float64(lim.StuckLimit) {
-		return Verdict{}, false
+func circuitOpen(e Evaluation, lim Limits) (Verdict, bool) {
+	l := e.Loop
+	switch {
+	case l.StuckCount >= float64(lim.StuckLimit):
+		return stop(RuleCircuitOpen, reasonCircuitOpen(l.StuckCount, lim.StuckLimit)), true
+	case l.Exhausted != "":
+		return stop(RuleCircuitOpen, reasonExhausted(l.Exhausted)), true
 	}
-	return stop(RuleCircuitOpen, reasonCircuitOpen(l.StuckCount, lim.StuckLimit)), true
+	return Verdict{}, false
 }
 
-func iterationLimit(l *Loop, lim Limits) (Verdict, bool) {
-	if l.Iteration < maxIterations(l, lim) {
+func iterationLimit(e Evaluation, lim Limits) (Verdict, bool) {
+	l := e.Loop
+	if l.Iteration < MaxIterations(l, lim) {
 		return Verdict{}, false
 	}
-	return stop(RuleIterationLimit, reasonIterationLimit(l.Iteration, maxIterations(l, lim))), true
+	return stop(RuleIterationLimit, reasonIterationLimit(l, lim)), true
 }
 
-func budget(l *Loop, _ Limits) (Verdict, bool) {
-	if !l.HasBudget || l.Cost < l.Budget {
+func budget(e Evaluation, lim Limits) (Verdict, bool) {
+	l := e.Loop
+	b, ok := Budget(l, lim)
+	if !ok || l.Cost < b {
 		return Verdict{}, false
 	}
-	return stop(RuleBudget, reasonBudget(l.Cost, l.Budget)), true
+	return stop(RuleBudget, reasonBudget(l, lim, b)), true
 }
 
 func guard(e Evaluation, lim Limits) (Verdict, bool) {
@@ -192,17 +255,40 @@ func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	return stop(RuleGuard, reasonGuard(e.Unchanged, e.Path)), true
 }
 
-func unmet(l *Loop, path string, lim Limits) (Verdict, bool) {
+// checkpoint is a colleague-shaped loop's pause for the person after each
+// unit of work, which the agent marks with its status block.
+func checkpoint(e Evaluation, lim Limits) (Verdict, bool) {
+	if !e.Loop.Checkpoints {
+		return Verdict{}, false
+	}
+	msg, err := e.LastMessage()
+	if err != nil || !hasStatusBlock(msg) {
+		return Verdict{}, false
+	}
+	return stop(RuleCheckpoint, reasonCheckpoint(e.Loop, lim)), true
+}
+
+// hasStatusBlock reports whether msg holds a status block, start to end.
+func hasStatusBlock(msg string) bool {
+	_, after, ok := strings.Cut(msg, StatusBlockStart)
+	return ok && strings.Contains(after, StatusBlockEnd)
+}
+
+func unmet(e Evaluation, lim Limits) (Verdict, bool) {
+	l := e.Loop
+	if l.Criteria.Len() == 0 {
+		return goOn(RuleUnmet, reasonNoCriteria(l, lim, e.Path)), true
+	}
 	missing, n := l.Unmet(listable)
 	if n == 0 {
 		return Verdict{}, false
 	}
-	return goOn(RuleUnmet, reasonUnmet(l, lim, path, missing, n)), true
+	return goOn(RuleUnmet, reasonUnmet(l, lim, e.Path, missing, n)), true
 }
 
-func assumption(l *Loop, _ string, lim Limits) (Verdict, bool) {
+func assumption(e Evaluation, lim Limits) (Verdict, bool) {
 	var assumed []string
-	for _, c := range l.Criteria {
+	for _, c := range e.Loop.Criteria {
 		if c.Met && c.Verification == Assumption {
 			assumed = append(assumed, c.Name)
 		}
@@ -210,34 +296,88 @@ func assumption(l *Loop, _ string, lim Limits) (Verdict, bool) {
 	if len(assumed) == 0 {
 		return Verdict{}, false
 	}
-	return goOn(RuleAssumption, reasonAssumption(l, lim, assumed)), true
+	return goOn(RuleAssumption, reasonAssumption(e.Loop, lim, assumed)), true
 }
 
-func noExitSignal(l *Loop, path string, lim Limits) (Verdict, bool) {
-	if l.ExitSignal {
+// noExitSignal: the exit signal is exit_signal true, or a done claim (every
+// criterion is met by now), or, in a state with no exit_signal field, the
+// marker in the agent's last message.
+func noExitSignal(e Evaluation, lim Limits) (Verdict, bool) {
+	if exit(e) != exitNone {
 		return Verdict{}, false
 	}
-	return goOn(RuleNoExitSignal, reasonNoExitSignal(l, lim, path)), true
+	return goOn(RuleNoExitSignal, reasonNoExitSignal(e.Loop, lim, e.Path)), true
 }
 
 func noMarker(e Evaluation, lim Limits) (Verdict, bool) {
-	var msg string
-	var err error
-	if e.LastMessage != nil {
-		msg, err = e.LastMessage()
+	if !lim.RequireMarker {
+		return Verdict{}, false
 	}
+	msg, err := e.LastMessage()
 	if err == nil && strings.Contains(msg, Marker) {
 		return Verdict{}, false
 	}
-	return goOn(RuleNoMarker, reasonNoMarker(e.Loop, lim, err)), true
+	return goOn(RuleNoMarker, reasonNoMarker(e.Loop, lim, exit(e), err)), true
 }
 
-// maxIterations is the loop's maxIterations, else the person's default.
-func maxIterations(l *Loop, lim Limits) float64 {
-	if l.MaxIterations > 0 {
-		return l.MaxIterations
+// exitKind is what gave a loop its exit signal.
+type exitKind int
+
+const (
+	exitNone exitKind = iota
+	exitField
+	exitDoneClaim
+	exitMarker
+)
+
+func exit(e Evaluation) exitKind {
+	l := e.Loop
+	switch {
+	case l.ExitSignal:
+		return exitField
+	case l.DoneClaim:
+		return exitDoneClaim
+	case !l.HasExitSignal:
+		if msg, err := e.LastMessage(); err == nil && strings.Contains(msg, Marker) {
+			return exitMarker
+		}
 	}
-	return float64(lim.MaxIterations)
+	return exitNone
+}
+
+// once makes the agent's last message read at most once an evaluation;
+// nil reads as an empty message.
+func once(f func() (string, error)) func() (string, error) {
+	if f == nil {
+		return func() (string, error) { return "", nil }
+	}
+	return sync.OnceValues(f)
+}
+
+// MaxIterations is the loop's iteration limit: its own maxIterations, held
+// to the ceiling, else the person's default.
+func MaxIterations(l *Loop, lim Limits) float64 {
+	switch {
+	case l.MaxIterations <= 0:
+		return float64(lim.MaxIterations)
+	case lim.IterationCeiling > 0 && l.MaxIterations > float64(lim.IterationCeiling):
+		return float64(lim.IterationCeiling)
+	}
+	return l.MaxIterations
+}
+
+// Budget is the loop's spending cap: its own budget, held to the ceiling,
+// else the person's default when the loop records a cost; ok false: no cap.
+func Budget(l *Loop, lim Limits) (b float64, ok bool) {
+	switch {
+	case l.HasBudget && lim.BudgetCeiling > 0 && l.Budget > lim.BudgetCeiling:
+		return lim.BudgetCeiling, true
+	case l.HasBudget:
+		return l.Budget, true
+	case l.HasCost && lim.Budget > 0:
+		return lim.Budget, true
+	}
+	return 0, false
 }
 
 func stop(r Rule, reason string) Verdict {

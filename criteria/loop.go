@@ -18,6 +18,7 @@ type Loop struct {
 	Iteration     float64
 	MaxIterations float64 // 0: not set
 	Cost          float64
+	HasCost       bool // the file records a cost: a default budget applies
 	Budget        float64
 	HasBudget     bool
 	StuckCount    float64
@@ -71,9 +72,32 @@ func CriteriaOf(list ...Criterion) Criteria { return list }
 // Len is how many criteria there are.
 func (c Criteria) Len() int { return len(c) }
 
-// Active reports whether the loop's status asks the hook to enforce it.
+// Inactive reports whether the loop is paused or cancelled (rule inactive).
+func (l *Loop) Inactive() bool {
+	return l.LoopStatus == "paused" || l.LoopStatus == "cancelled"
+}
+
+// Active reports whether the loop is under way, so that a resumed agent is
+// told where it stands: not paused or cancelled, not waiting for a person,
+// not failed, and not finished by a done claim its criteria back up.
 func (l *Loop) Active() bool {
-	return l.LoopStatus == "" || l.LoopStatus == "in_progress" || l.LoopStatus == "active"
+	if l.Inactive() || l.Waiting != "" || l.Failed != "" {
+		return false
+	}
+	_, unmet := l.Unmet(0)
+	return !l.DoneClaim || unmet > 0 || l.Criteria.Len() == 0
+}
+
+// Next is the step a reason names: NextStep, else RemainingSteps[0]; "" when
+// the loop names none.
+func (l *Loop) Next() string {
+	switch {
+	case l.NextStep != "":
+		return l.NextStep
+	case len(l.RemainingSteps) > 0:
+		return l.RemainingSteps[0]
+	}
+	return ""
 }
 
 // Unmet returns the names of the first max criteria that are not met, in

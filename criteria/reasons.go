@@ -33,6 +33,14 @@ func reasonInactive(status string) string {
 	return fmt.Sprintf("loop is %s; nothing to enforce", clip(status))
 }
 
+func reasonWaiting(what string) string {
+	return "loop paused for a person: " + what
+}
+
+func reasonFailed(what string) string {
+	return "loop failed: " + what
+}
+
 func reasonMustNot(happened []string) string {
 	const head, tail = "a must-not condition happened: ", "; stopping so a person can look"
 	return head + list(happened, len(happened), budgetFor(head+tail)) + tail
@@ -42,25 +50,57 @@ func reasonCircuitOpen(stuck float64, limit int) string {
 	return fmt.Sprintf("circuit breaker open: stuck for %s iterations (limit %d); stopping so a person can look", number(stuck), limit)
 }
 
-func reasonIterationLimit(iteration, max float64) string {
-	return fmt.Sprintf("iteration limit reached: %s of %s; the loop ends here", number(iteration), number(max))
+func reasonExhausted(what string) string {
+	return "circuit breaker open: " + what + "; stopping so a person can look"
 }
 
-func reasonBudget(cost, budget float64) string {
-	return fmt.Sprintf("budget spent: cost %s of budget %s; the loop ends here", number(cost), number(budget))
+func reasonIterationLimit(l *Loop, lim Limits) string {
+	max := MaxIterations(l, lim)
+	capped := ""
+	if l.MaxIterations > max {
+		capped = fmt.Sprintf(" (the state's maxIterations %s is above the ceiling)", number(l.MaxIterations))
+	}
+	return fmt.Sprintf("iteration limit reached: %s of %s%s; the loop ends here", number(l.Iteration), number(max), capped)
+}
+
+func reasonBudget(l *Loop, lim Limits, budget float64) string {
+	of := fmt.Sprintf("budget %s", number(budget))
+	switch {
+	case !l.HasBudget:
+		of = fmt.Sprintf("the default budget %s (the state sets none)", number(budget))
+	case l.Budget > budget:
+		of += fmt.Sprintf(" (the state's budget %s is above the ceiling)", number(l.Budget))
+	}
+	return fmt.Sprintf("budget spent: cost %s of %s; the loop ends here", number(l.Cost), of)
 }
 
 func reasonGuard(unchanged int, path string) string {
 	return fmt.Sprintf("runaway guard: %d stops in a row with no change to %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
 }
 
+func reasonCheckpoint(l *Loop, lim Limits) string {
+	_, n := l.Unmet(0)
+	return fmt.Sprintf("checkpoint at %s (%d of %d criteria met): the loop pauses for you after each unit of work; reply to go on", where(l, lim), l.Criteria.Len()-n, l.Criteria.Len())
+}
+
 func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int) string {
 	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(l, lim), n, l.Criteria.Len())
+	if l.DoneClaim {
+		head = fmt.Sprintf("%s: the loop is marked done, but %d of %d criteria unmet: ", where(l, lim), n, l.Criteria.Len())
+	}
 	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
-	if len(l.RemainingSteps) > 0 {
-		tail = ". Next step: " + clip(l.RemainingSteps[0]) + tail
+	if next := l.Next(); next != "" {
+		tail = ". Next step: " + clip(next) + tail
 	}
 	return head + list(missing, n, budgetFor(head+tail)) + tail
+}
+
+func reasonNoCriteria(l *Loop, lim Limits, path string) string {
+	what := "the loop lists no criteria"
+	if l.DoneClaim {
+		what = "the loop is marked done, but it lists no criteria"
+	}
+	return fmt.Sprintf("%s: %s. Write the success criteria into criteria in %s, then verify each and record it in criteriaStatus before you stop", where(l, lim), what, path)
 }
 
 func reasonAssumption(l *Loop, lim Limits, assumed []string) string {
@@ -73,16 +113,27 @@ func reasonNoExitSignal(l *Loop, lim Limits, path string) string {
 	return fmt.Sprintf("%s: every criterion is met, but exit_signal is not true. Once you have verified everything, set exit_signal to true in %s", where(l, lim), path)
 }
 
-func reasonNoMarker(l *Loop, lim Limits, err error) string {
+func reasonNoMarker(l *Loop, lim Limits, how exitKind, err error) string {
 	why := "your last message lacks " + Marker
 	if err != nil {
 		why = "your last message could not be read (" + clip(err.Error()) + ")"
 	}
-	return fmt.Sprintf("%s: all criteria met and exit_signal is true, but %s. End your final message with %s to finish", where(l, lim), why, Marker)
+	return fmt.Sprintf("%s: all criteria met and %s, but %s. End your final message with %s to finish", where(l, lim), exitText(how), why, Marker)
 }
 
-func reasonComplete(l *Loop, lim Limits) string {
-	return fmt.Sprintf("loop complete at %s: %s met and exit_signal is true", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"))
+func reasonComplete(l *Loop, lim Limits, how exitKind) string {
+	return fmt.Sprintf("loop complete at %s: %s met and %s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how))
+}
+
+// exitText says what gave the loop its exit signal.
+func exitText(how exitKind) string {
+	switch how {
+	case exitDoneClaim:
+		return "the loop is marked done"
+	case exitMarker:
+		return "your last message says " + Marker
+	}
+	return "exit_signal is true"
 }
 
 // ReasonInternalError is the verdict's reason when loophook itself failed.
@@ -90,17 +141,18 @@ func ReasonInternalError(cause any) string {
 	return fmt.Sprintf("loophook failed (%v); letting the agent stop", cause)
 }
 
-// ReasonMisconfigured is the verdict's reason when the hook's flags are wrong.
-func ReasonMisconfigured(err error) string {
+// reasonMisconfigured names what is wrong with the hook's flags; the host
+// shows it to the person, who alone can fix it.
+func reasonMisconfigured(err error) string {
 	if err == nil {
 		err = errors.New("no answer")
 	}
-	return "loophook is misconfigured (" + err.Error() + "); letting the agent stop"
+	return "the hook is misconfigured (" + err.Error() + "); no loop is enforced until its flags are fixed"
 }
 
 // where says where the loop stands, for the agent reading the reason.
 func where(l *Loop, lim Limits) string {
-	return fmt.Sprintf("iteration %s of %s", number(l.Iteration), number(maxIterations(l, lim)))
+	return fmt.Sprintf("iteration %s of %s", number(l.Iteration), number(MaxIterations(l, lim)))
 }
 
 // MaxProblems is how many schema problems a reason names.
@@ -214,13 +266,13 @@ func Context(path string, s *Loop, lim Limits) string {
 	if s.Spec != "" {
 		fmt.Fprintf(&b, " Spec: %s.", strconv.Quote(clip(s.Spec)))
 	}
-	tail := fmt.Sprintf(" Limits: the loop ends at iteration %s or after %d stuck iterations", number(maxIterations(s, lim)), lim.StuckLimit)
-	if s.HasBudget {
-		tail += fmt.Sprintf(", or when cost reaches %s", number(s.Budget))
+	tail := fmt.Sprintf(" Limits: the loop ends at iteration %s or after %d stuck iterations", number(MaxIterations(s, lim)), lim.StuckLimit)
+	if b, ok := Budget(s, lim); ok {
+		tail += fmt.Sprintf(", or when cost reaches %s", number(b))
 	}
 	tail += ". The Stop hook keeps you working until every criterion is met and verified and exit_signal is true."
-	if len(s.RemainingSteps) > 0 {
-		tail = " Next step: " + strconv.Quote(clip(s.RemainingSteps[0])) + "." + tail
+	if next := s.Next(); next != "" {
+		tail = " Next step: " + strconv.Quote(clip(next)) + "." + tail
 	}
 	if missing, n := s.Unmet(listable); n > 0 {
 		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, s.Criteria.Len(), list(missing, n, budgetFor(b.String()+tail)))

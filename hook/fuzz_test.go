@@ -46,6 +46,12 @@ var stateSeeds = []string{
 	`{"circuitBreaker":{"stuckCount":5,"lastUnmet":["a"]}}`,
 	`{"iteration":10,"maxIterations":10}`,
 	`{"cost":3.5,"budget":3}`,
+	`{"status":"blocked","criteria":["a"],"metadata":{"errors":["disk\u001b[31m full"]}}`,
+	`{"status":"failed","errors":["x"]}`,
+	`{"status":"complete","criteria":["a"],"criteriaStatus":{"a":true}}`,
+	`{"status":"completed"}`,
+	`{"shape":"colleague","criteria":["a"]}`,
+	`{"criteria":["a"],"criteriaStatus":{"a":true},"metadata":{"iteration":60,"maxIterations":100,"cost":30,"budget":500}}`,
 	`{"criteria":["line\nbreak","quote\"d","tab\tand\u0007bell"],"remainingSteps":["next\r\nstep"]}`,
 	`{"criteria":["a","a"]}`,
 	`{"criteria":["x"],"criteria":["y"]}`,
@@ -156,6 +162,9 @@ var situations = []criteria.Evaluation{
 	{SessionID: "", StopHookActive: true, Unchanged: 1, LastMessage: func() (string, error) { return "not yet", nil }},
 	{SessionID: "other", StopHookActive: true, Unchanged: 5, LastMessage: func() (string, error) { return "", errors.New("transcript: no such file or directory") }},
 	{SessionID: "s1", StopHookActive: true, Unchanged: 3},
+	{SessionID: "s1", LastMessage: func() (string, error) {
+		return criteria.StatusBlockStart + "\nEXIT_SIGNAL: true\n" + criteria.StatusBlockEnd + "\n" + criteria.Marker, nil
+	}},
 }
 
 // goOnRules are the only rules that may keep the agent working.
@@ -169,7 +178,8 @@ var goOnRules = map[criteria.Rule]bool{
 
 var knownRules = map[criteria.Rule]bool{
 	criteria.RuleBadInput: true, criteria.RuleNoState: true, criteria.RuleOtherSession: true,
-	criteria.RuleInvalidState: true, criteria.RuleInactive: true, criteria.RuleMustNot: true,
+	criteria.RuleInvalidState: true, criteria.RuleInactive: true, criteria.RuleWaiting: true,
+	criteria.RuleFailed: true, criteria.RuleMustNot: true, criteria.RuleCheckpoint: true,
 	criteria.RuleCircuitOpen: true, criteria.RuleIterationLimit: true, criteria.RuleBudget: true,
 	criteria.RuleGuard: true, criteria.RuleUnmet: true, criteria.RuleAssumption: true,
 	criteria.RuleNoExitSignal: true, criteria.RuleNoMarker: true, criteria.RuleComplete: true,

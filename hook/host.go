@@ -48,7 +48,7 @@ var Hosts = []Host{
 			switch {
 			case !v.OK:
 				return block{Decision: "block", Reason: v.Reason}
-			case v.Rule.Ends():
+			case v.Rule.Tells():
 				return message{SystemMessage: Prefix + v.Reason}
 			}
 			return message{}

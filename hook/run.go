@@ -61,7 +61,7 @@ func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
 		WriteJSON(stdout, o.answer(ev, r))
 	}()
 	if o.Misconfigured != nil {
-		r.Verdict = criteria.Verdict{OK: true, Rule: criteria.RuleBadInput, Reason: criteria.ReasonMisconfigured(o.Misconfigured)}
+		r.Verdict = criteria.Misconfigured(o.Misconfigured)
 		return
 	}
 	in, err := o.Host.ReadInput(stdin)

@@ -30,6 +30,7 @@ func decode(data []byte) (s *criteria.Loop, ok bool) {
 	d := decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
 	s = &criteria.Loop{}
 	var f filer
+	var top, meta hopeLevel
 	var seen uint32
 	ok = d.object(func(key []byte) bool {
 		field := slices.Index(fields[:], string(key))
@@ -56,15 +57,16 @@ func decode(data []byte) (s *criteria.Loop, ok bool) {
 			return d.boolean(&s.ExitSignal)
 		case "status":
 			return d.str(&s.LoopStatus) && slices.Contains(statuses, s.LoopStatus)
-		case "iteration":
-			return d.integer(&s.Iteration, 0)
-		case "maxIterations":
-			return d.integer(&s.MaxIterations, 1)
-		case "cost":
-			return d.number(&s.Cost, 0)
-		case "budget":
-			s.HasBudget = true
-			return d.number(&s.Budget, 0)
+		case "iteration", "maxIterations", "cost", "budget", "shape", "errors":
+			ok, _ := d.level(&top, key)
+			return ok
+		case "metadata":
+			return d.object(func(key []byte) bool {
+				if ok, known := d.level(&meta, key); known {
+					return ok
+				}
+				return d.skip(0)
+			})
 		case "circuitBreaker":
 			return d.circuitBreaker(&s.StuckCount)
 		case "steps":
@@ -94,13 +96,14 @@ func decode(data []byte) (s *criteria.Loop, ok bool) {
 	if !ok || d.pos != len(d.data) {
 		return nil, false
 	}
+	hopeFinish(s, top, meta)
 	return s, f.finish(s)
 }
 
 // fields are the top-level fields the decoder reads; the rest it skips.
 var fields = [...]string{"spec", "criteria", "criteriaStatus", "exit_signal", "status", "iteration",
 	"maxIterations", "cost", "budget", "circuitBreaker", "steps", "completedSteps", "remainingSteps",
-	"mustNot", "mustNotStatus", "session_id"}
+	"mustNot", "mustNotStatus", "session_id", "shape", "errors", "metadata"}
 
 // filer files the criteriaStatus entries under the criteria they name, as
 // they are read. Entries read before the criteria list wait in early until
@@ -301,6 +304,62 @@ func (r *recent) add(raw []byte, e entry) {
 	k := r.next
 	r.raw[k], r.met[k], r.verification[k] = raw, e.met, e.verification
 	r.next = (k + 1) % len(r.raw)
+}
+
+// level reads the member key of a hopeLevel, as the top level and metadata
+// both hold them; known is false when key is not one. A member read twice
+// ends as its last value, as encoding/json has it.
+func (d *decoder) level(h *hopeLevel, key []byte) (ok, known bool) {
+	switch string(key) {
+	case "iteration":
+		h.has |= hasIteration
+		return d.integer(&h.iteration, 0), true
+	case "maxIterations":
+		h.has |= hasMaxIterations
+		return d.integer(&h.maxIterations, 1), true
+	case "cost":
+		h.has |= hasCost
+		return d.number(&h.cost, 0), true
+	case "budget":
+		h.has |= hasBudget
+		return d.number(&h.budget, 0), true
+	case "shape":
+		h.has |= hasShape
+		return d.str(&h.shape), true
+	case "errors":
+		h.has |= hasErrors
+		return d.lastString(&h.lastError), true
+	}
+	return false, false
+}
+
+// lastString moves past any value; when it is an array whose last item is a
+// string, out is that string, else "".
+func (d *decoder) lastString(out *string) bool {
+	*out = ""
+	if d.peek() != '[' {
+		return d.skip(0)
+	}
+	d.pos++
+	if d.eat(']') {
+		return true
+	}
+	for {
+		*out = ""
+		if d.peek() == '"' {
+			if !d.str(out) {
+				return false
+			}
+		} else if !d.skip(1) {
+			return false
+		}
+		if d.eat(']') {
+			return true
+		}
+		if !d.eat(',') {
+			return false
+		}
+	}
 }
 
 func (d *decoder) circuitBreaker(stuck *float64) bool {

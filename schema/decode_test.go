@@ -29,6 +29,18 @@ var parseSeeds = []string{
 	// Listed names that no entry vouches for, and that are not plain.
 	"{\"criteria\":[\"a\x01\"]}", "{\"criteria\":[\"a\xff\"],\"criteriaStatus\":{\"b\":true}}",
 	`{"criteria":["a\\"]}`, `{"criteria":["a\"b"]}`, `{"criteria":["a\\"],"criteriaStatus":{"a\\":true}}`,
+	// The status's meanings; numbers, shape and errors from metadata when
+	// the top level lacks them; a member of metadata read twice.
+	`{"status":"complete","criteria":["a"]}`, `{"status":"completed"}`, `{"status":"blocked"}`,
+	`{"status":"failed","errors":["npm: EACCES"]}`, `{"status":"failed","errors":["x",{"e":1}]}`,
+	`{"status":"blocked","metadata":{"errors":[1,"disk full"]}}`, `{"status":"failed","errors":null,"metadata":{"errors":["m"]}}`,
+	`{"status":"failed","metadata":{"errors":["a\nb"]}}`, `{"status":"failed","errors":[]}`,
+	`{"metadata":{"iteration":3,"maxIterations":5,"cost":1.5,"budget":10,"shape":"colleague","startedAt":"t"}}`,
+	`{"iteration":1,"cost":0,"metadata":{"iteration":3,"maxIterations":5,"cost":1.5}}`,
+	`{"metadata":{"cost":1,"cost":2,"shape":"tool","shape":"Colleague","errors":["a"],"errors":5}}`,
+	`{"shape":"colleague","metadata":{"shape":"tool"}}`, `{"shape":"tool","shape":"colleague"}`,
+	`{"metadata":{"iteration":-1}}`, `{"metadata":{"shape":7}}`, `{"metadata":[]}`, `{"metadata":{"x":{"y":[1]}}}`,
+	`{"metadata":{"budget":5},"metadata":{}}`, `{"errors":["a"],"errors":["b"]}`, `{"metadata":{"sh\u0061pe":"colleague"}}`,
 }
 
 // TestDecodeAgreesWithGeneral holds the fast path to the general one: when it

@@ -1,8 +1,11 @@
 package schema
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/loophook/loophook/criteria"
 )
@@ -17,17 +20,11 @@ func hopeFromDocument(doc map[string]any) *criteria.Loop {
 		ExitSignal:     doc["exit_signal"] == true,
 		HasExitSignal:  hasExit,
 		LoopStatus:     str(doc["status"]),
-		Iteration:      num(doc["iteration"]),
-		MaxIterations:  num(doc["maxIterations"]),
-		Cost:           num(doc["cost"]),
 		Steps:          strs(doc["steps"]),
 		CompletedSteps: strs(doc["completedSteps"]),
 		RemainingSteps: strs(doc["remainingSteps"]),
 		MustNot:        strs(doc["mustNot"]),
 		SessionID:      str(doc["session_id"]),
-	}
-	if b, ok := doc["budget"].(float64); ok {
-		l.Budget, l.HasBudget = b, true
 	}
 	if cb, ok := doc["circuitBreaker"].(map[string]any); ok {
 		l.StuckCount = num(cb["stuckCount"])
@@ -68,7 +65,133 @@ func hopeFromDocument(doc map[string]any) *criteria.Loop {
 			l.MustNotStatus[k] = v == true
 		}
 	}
+	meta, _ := doc["metadata"].(map[string]any)
+	hopeFinish(l, hopeLevelOf(doc), hopeLevelOf(meta))
 	return l
+}
+
+// hopeLevel is what one object of a hope file, its top level or its
+// metadata, holds of the loop's numbers, its shape and its errors. Both
+// readings of a file, the one-pass decoder and hopeFromDocument, gather
+// the two levels and leave the rest to hopeFinish, so that they agree.
+type hopeLevel struct {
+	iteration, maxIterations, cost, budget float64
+	shape                                  string
+	lastError                              string // the last entry of errors, when it is a string
+	has                                    uint8  // which members the object holds
+}
+
+// The members of a hopeLevel, as bits of has.
+const (
+	hasIteration uint8 = 1 << iota
+	hasMaxIterations
+	hasCost
+	hasBudget
+	hasShape
+	hasErrors
+)
+
+// hopeLevelOf reads a hopeLevel from a document's object; nil is empty.
+func hopeLevelOf(obj map[string]any) hopeLevel {
+	var h hopeLevel
+	for _, n := range []struct {
+		key string
+		bit uint8
+		to  *float64
+	}{{"iteration", hasIteration, &h.iteration}, {"maxIterations", hasMaxIterations, &h.maxIterations}, {"cost", hasCost, &h.cost}, {"budget", hasBudget, &h.budget}} {
+		if f, ok := obj[n.key].(float64); ok {
+			*n.to, h.has = f, h.has|n.bit
+		}
+	}
+	if s, ok := obj["shape"].(string); ok {
+		h.shape, h.has = s, h.has|hasShape
+	}
+	if v, ok := obj["errors"]; ok {
+		h.has |= hasErrors
+		if list, _ := v.([]any); len(list) > 0 {
+			h.lastError, _ = list[len(list)-1].(string)
+		}
+	}
+	return h
+}
+
+// or is h, with each member h lacks taken from meta.
+func (h hopeLevel) or(meta hopeLevel) hopeLevel {
+	take := meta.has &^ h.has
+	if take&hasIteration != 0 {
+		h.iteration = meta.iteration
+	}
+	if take&hasMaxIterations != 0 {
+		h.maxIterations = meta.maxIterations
+	}
+	if take&hasCost != 0 {
+		h.cost = meta.cost
+	}
+	if take&hasBudget != 0 {
+		h.budget = meta.budget
+	}
+	if take&hasShape != 0 {
+		h.shape = meta.shape
+	}
+	if take&hasErrors != 0 {
+		h.lastError = meta.lastError
+	}
+	h.has |= take
+	return h
+}
+
+// hopeFinish completes a loop read from a hope file: its numbers, shape and
+// errors from the top level, else from metadata, and what its status says.
+func hopeFinish(l *criteria.Loop, top, meta hopeLevel) {
+	h := top.or(meta)
+	l.Iteration, l.MaxIterations = h.iteration, h.maxIterations
+	l.Cost, l.HasCost = h.cost, h.has&hasCost != 0
+	l.Budget, l.HasBudget = h.budget, h.has&hasBudget != 0
+	l.Checkpoints = strings.EqualFold(h.shape, shapeColleague)
+	switch l.LoopStatus {
+	case "complete", "completed":
+		l.DoneClaim = true
+	case "blocked":
+		l.Waiting = hopeBlocked(h.lastError)
+	case "failed":
+		l.Failed = hopeFailed(h.lastError)
+	}
+}
+
+// shapeColleague is the shape of a loop that checks in with its person after
+// each unit of work (a spec score of 5 to 7).
+const shapeColleague = "colleague"
+
+// What a hope loop that is blocked or failed says to the person; the rules
+// put it in their reasons.
+func hopeBlocked(lastError string) string {
+	if lastError == "" {
+		return "it is blocked and asks for help (status blocked); resume with /loop continue once it is unblocked"
+	}
+	return fmt.Sprintf("it is blocked and asks for help (status blocked, last error %s); resume with /loop continue once it is unblocked", quoteClipped(lastError))
+}
+
+func hopeFailed(lastError string) string {
+	if lastError == "" {
+		return "status failed, with no error recorded; see what went wrong, then resume with /loop continue"
+	}
+	return fmt.Sprintf("status failed, last error %s; see to it, then resume with /loop continue", quoteClipped(lastError))
+}
+
+// maxQuoted caps the text of the state that a loop's message quotes.
+const maxQuoted = 300
+
+// quoteClipped quotes s, cut to maxQuoted bytes on a rune boundary: one line,
+// however long or strange the agent's text.
+func quoteClipped(s string) string {
+	if len(s) > maxQuoted {
+		cut := maxQuoted
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return strconv.Quote(s)
 }
 
 func str(v any) string {

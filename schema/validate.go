@@ -26,10 +26,7 @@ func validateHope(doc any) []string {
 		v.field(obj, "", "criteriaStatus", func(x any, at string) { v.objectOf(x, at, v.criterionStatus) })
 		v.field(obj, "", "exit_signal", v.boolean)
 		v.field(obj, "", "status", func(x any, at string) { v.enum(x, at, statuses) })
-		v.field(obj, "", "iteration", func(x any, at string) { v.integer(x, at, 0) })
-		v.field(obj, "", "maxIterations", func(x any, at string) { v.integer(x, at, 1) })
-		v.field(obj, "", "cost", v.nonNegative)
-		v.field(obj, "", "budget", v.nonNegative)
+		v.level(obj, "")
 		v.field(obj, "", "circuitBreaker", func(x any, at string) {
 			v.object(x, at, func(cb map[string]any) {
 				v.field(cb, at, "stuckCount", func(x any, at string) { v.integer(x, at, 0) })
@@ -41,8 +38,20 @@ func validateHope(doc any) []string {
 		}
 		v.field(obj, "", "mustNotStatus", func(x any, at string) { v.objectOf(x, at, v.boolean) })
 		v.field(obj, "", "session_id", v.str)
+		v.field(obj, "", "metadata", func(x any, at string) {
+			v.object(x, at, func(md map[string]any) { v.level(md, at) })
+		})
 	})
 	return v.problems
+}
+
+// level checks the members that the top level and metadata both may hold.
+func (v *validator) level(obj map[string]any, at string) {
+	v.field(obj, at, "iteration", func(x any, at string) { v.integer(x, at, 0) })
+	v.field(obj, at, "maxIterations", func(x any, at string) { v.integer(x, at, 1) })
+	v.field(obj, at, "cost", v.nonNegative)
+	v.field(obj, at, "budget", v.nonNegative)
+	v.field(obj, at, "shape", v.str)
 }
 
 var (

@@ -91,6 +91,9 @@ var documents = []string{
 	`{"iteration":1e300,"cost":1e-300,"budget":0}`,
 	`{"status":null,"exit_signal":null,"criteriaStatus":{"tests pass":{"met":true,"verification":"assumption","note":"x"}}}`,
 	`{"criteria":["x","y","z","a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q","r","s","t","u","v","q"]}`,
+	`{"shape":"colleague","errors":[1,"x"],"metadata":{"iteration":3,"maxIterations":10,"cost":4.5,"budget":25,"shape":"tool","startedAt":"2025-01-01T00:00:00Z","errors":[]}}`,
+	`{"shape":7,"metadata":{"iteration":-1,"maxIterations":0.5,"cost":"4","budget":-2,"shape":null}}`,
+	`{"metadata":[]}`, `{"metadata":null}`, `{"metadata":{"iteration":"3"}}`,
 }
 
 func TestValidateAgreesWithSchemaLibrary(t *testing.T) {

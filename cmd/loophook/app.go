@@ -48,7 +48,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		},
 	}
 	for _, c := range app.Commands {
-		c.OnUsageError = usageError // one line and a hint, never the help on stdout
+		if c.OnUsageError == nil {
+			c.OnUsageError = usageError // one line and a hint, never the help on stdout
+		}
 	}
 	return app
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/criteria"
@@ -20,6 +23,9 @@ func evalFlags() []cli.Flag {
 		&cli.IntFlag{Name: "stuck-limit", Value: criteria.DefaultStuckLimit, Usage: "let the agent stop once circuitBreaker.stuckCount reaches `N`", EnvVars: []string{"LOOPHOOK_STUCK_LIMIT"}},
 		&cli.IntFlag{Name: "max-iterations", Value: criteria.DefaultMaxIterations, Usage: "iteration limit `N` for states that set no maxIterations", EnvVars: []string{"LOOPHOOK_MAX_ITERATIONS"}},
 		&cli.IntFlag{Name: "guard-limit", Value: criteria.DefaultGuardLimit, Usage: "let the agent stop after `N` stops in a row with no change to the state", EnvVars: []string{"LOOPHOOK_GUARD_LIMIT"}},
+		&cli.Float64Flag{Name: "budget", Value: criteria.DefaultBudget, Usage: "budget `USD` for loops that record a cost but set no budget (0: none)", EnvVars: []string{"LOOPHOOK_BUDGET"}},
+		&cli.IntFlag{Name: "iteration-ceiling", Value: criteria.DefaultIterationCeiling, Usage: "hold a state's own maxIterations to at most `N` (0: no ceiling)", EnvVars: []string{"LOOPHOOK_ITERATION_CEILING"}},
+		&cli.Float64Flag{Name: "budget-ceiling", Value: criteria.DefaultBudgetCeiling, Usage: "hold a state's own budget to at most `USD` (0: no ceiling)", EnvVars: []string{"LOOPHOOK_BUDGET_CEILING"}},
 		&cli.StringFlag{Name: "on-invalid", Value: "block", Usage: "`block` (keep the agent working until it repairs the state) or allow", EnvVars: []string{"LOOPHOOK_ON_INVALID"}},
 		&cli.BoolFlag{Name: "require-marker", Usage: "also require <loop-complete> in the agent's last message", EnvVars: []string{"LOOPHOOK_REQUIRE_MARKER"}},
 	}
@@ -32,6 +38,7 @@ var protocolFlag = &cli.StringFlag{Name: "protocol", Value: "ok", Usage: "answer
 type flagValues interface {
 	String(name string) string
 	Int(name string) int
+	Float64(name string) float64
 	Bool(name string) bool
 }
 
@@ -45,12 +52,24 @@ func options(c flagValues) (hook.Options, error) {
 			MaxIterations: c.Int("max-iterations"),
 			GuardLimit:    c.Int("guard-limit"),
 			RequireMarker: c.Bool("require-marker"),
+
+			Budget:           c.Float64("budget"),
+			IterationCeiling: c.Int("iteration-ceiling"),
+			BudgetCeiling:    c.Float64("budget-ceiling"),
 		},
 		Host: hook.Hosts[0],
 	}
 	for _, f := range []string{"stuck-limit", "max-iterations", "guard-limit"} {
 		if c.Int(f) < 1 {
 			return o, fail("", msgAtLeastOne, f, c.Int(f))
+		}
+	}
+	if n := c.Int("iteration-ceiling"); n < 0 {
+		return o, fail("", msgAtLeastZero, "iteration-ceiling", strconv.Itoa(n))
+	}
+	for _, f := range []string{"budget", "budget-ceiling"} {
+		if v := c.Float64(f); !(v >= 0) || math.IsInf(v, 0) {
+			return o, fail("", msgAtLeastZero, f, number(v))
 		}
 	}
 	switch c.String("on-invalid") {

@@ -34,24 +34,38 @@ func sessionStartCommand() *cli.Command {
 // that cannot be read does not break the hook: it answers, lets the agent
 // stop and says why.
 func newHookCommand(ev hook.Event, usage, description string) *cli.Command {
+	flags := append(evalFlags(), protocolFlag)
+	answer := func(c *cli.Context, args []string) error {
+		o, err := hookOptions(flags, args)
+		o.Note = note(c.App.ErrWriter)
+		if err != nil {
+			o.Note(errText(err))
+			o.Misconfigured = err
+		}
+		hook.Run(ev, o, c.App.Reader, c.App.Writer)
+		return nil
+	}
 	return &cli.Command{
 		Name:            string(ev),
 		Usage:           usage,
 		Description:     description,
-		Flags:           append(evalFlags(), protocolFlag),
+		Flags:           flags,
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
 			if askedForHelp(c.Args().Slice()) {
 				return cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name)
 			}
-			o, err := hookOptions(c.Command.Flags, c.Args().Slice())
-			o.Note = note(c.App.ErrWriter)
-			if err != nil {
-				o.Note(errText(err))
-				o.Misconfigured = err
+			return answer(c, c.Args().Slice())
+		},
+		// urfave/cli reads the flags' environment variables before Action
+		// and fails on a value it cannot parse, the only error it can meet
+		// here; the hook answers all the same, and hookOptions names it.
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			args := c.Lineage()[1].Args().Tail()
+			if askedForHelp(args) {
+				return usageError(c, err, true)
 			}
-			hook.Run(ev, o, c.App.Reader, c.App.Writer)
-			return nil
+			return answer(c, args)
 		},
 	}
 }
@@ -69,6 +83,9 @@ func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
 			env[f.Name] = f.EnvVars
 		case *cli.IntFlag:
 			fs.Int(f.Name, f.Value, "")
+			env[f.Name] = f.EnvVars
+		case *cli.Float64Flag:
+			fs.Float64(f.Name, f.Value, "")
 			env[f.Name] = f.EnvVars
 		case *cli.BoolFlag:
 			fs.Bool(f.Name, f.Value, "")
@@ -129,6 +146,7 @@ func (v flagSetValues) get(name string) any {
 	return nil
 }
 
-func (v flagSetValues) String(name string) string { s, _ := v.get(name).(string); return s }
-func (v flagSetValues) Int(name string) int       { n, _ := v.get(name).(int); return n }
-func (v flagSetValues) Bool(name string) bool     { b, _ := v.get(name).(bool); return b }
+func (v flagSetValues) String(name string) string   { s, _ := v.get(name).(string); return s }
+func (v flagSetValues) Int(name string) int         { n, _ := v.get(name).(int); return n }
+func (v flagSetValues) Float64(name string) float64 { f, _ := v.get(name).(float64); return f }
+func (v flagSetValues) Bool(name string) bool       { b, _ := v.get(name).(bool); return b }

@@ -164,7 +164,7 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 		Spec:           s.Spec,
 		Status:         s.LoopStatus,
 		Iteration:      s.Iteration,
-		MaxIterations:  s.MaxIterations,
+		MaxIterations:  criteria.MaxIterations(s, lim),
 		StuckCount:     s.StuckCount,
 		StuckLimit:     lim.StuckLimit,
 		Cost:           s.Cost,
@@ -176,11 +176,8 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 	if l.Status == "" {
 		l.Status = "in_progress"
 	}
-	if l.MaxIterations == 0 {
-		l.MaxIterations = float64(lim.MaxIterations)
-	}
-	if s.HasBudget {
-		l.Budget = &s.Budget
+	if b, ok := criteria.Budget(s, lim); ok {
+		l.Budget = &b
 	}
 	for _, c := range s.Criteria {
 		l.Criteria = append(l.Criteria, criterionJSON(c))

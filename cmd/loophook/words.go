@@ -33,6 +33,7 @@ const (
 	msgArgument       = "unexpected argument %q"
 	msgEnv            = "%s=%q: %v"
 	msgAtLeastOne     = "--%s must be at least 1, not %d"
+	msgAtLeastZero    = "--%s must be at least 0, not %s"
 	msgOnInvalid      = "--on-invalid must be block or allow, not %q"
 	msgProtocol       = "--protocol: %v"
 	msgNoState        = "no %s at or above %s"
