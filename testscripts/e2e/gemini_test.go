@@ -140,7 +140,6 @@ func registerGeminiHooks(t *testing.T, dir string, hooks ...geminiHook) {
 	}
 }
 
-
 // geminiStandInHook is a hook script that stands in for loophook: its n-th
 // AfterAgent call answers the n-th of the given answers (blockAnswer to
 // make the agent go on), and every call past them {}, which lets the
