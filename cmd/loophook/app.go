@@ -74,6 +74,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, answered *bool) *cli.App 
 			completionCommand(),
 		},
 	}
+	app.Version, cli.VersionPrinter = buildVersion(), printVersion // loophook --version
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError // one line and a hint, never the help on stdout
 	}
