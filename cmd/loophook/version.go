@@ -23,31 +23,37 @@ var version, commit string
 // tree was modified).
 func buildVersion() string {
 	v, c := version, commit
-	var modified bool
+	if c == "none" { // GoReleaser's commit when git told it nothing
+		c = ""
+	}
+	var dirty bool
 	if info, ok := debug.ReadBuildInfo(); ok && (v == "" || c == "") {
 		if v == "" {
 			v = info.Main.Version
 		}
+		var revision, modified string
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				if c == "" {
-					c = s.Value
-				}
+				revision = s.Value
 			case "vcs.modified":
-				modified = commit == "" && s.Value == "true"
+				modified = s.Value
 			}
+		}
+		if c == "" {
+			c, dirty = revision, modified == "true"
 		}
 	}
 	if v == "" || v == "(devel)" {
 		v = "devel"
 	}
-	if c == "" {
+	switch {
+	case c == "":
 		c = "unknown"
-	} else if len(c) > 12 {
+	case len(c) > 12: // as many hex digits as Go's pseudo-versions show
 		c = c[:12]
 	}
-	if modified {
+	if dirty {
 		c += "+dirty" // as the go command marks a version built from a modified tree
 	}
 	return fmt.Sprintf("%s (%s)", v, c)
