@@ -5,8 +5,11 @@ FUZZTIME  ?= 60s
 # urfave/cli's man-page generator pulls in a Markdown parser whose package
 # init costs every hook call about 0.3 ms; loophook has no use for it.
 TAGS      := urfave_cli_no_docs
+# GoReleaser, pinned: v2.18 needs Go 1.27, and v2.17.0 a module (go-msix)
+# that the module proxy refused here.
+GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.16.0
 
-.PHONY: build install test unit e2e lint bench fuzz clean
+.PHONY: build install test unit e2e lint bench fuzz clean release-snapshot
 
 ## build: build ./loophook
 build:
@@ -49,6 +52,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTranscriptTail -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzValidate -fuzztime $(FUZZTIME) ./schema
+
+## release-snapshot: check .goreleaser.yaml and build every release archive into dist/, publishing nothing
+release-snapshot:
+	$(GORELEASER) check
+	$(GORELEASER) release --snapshot --clean
 
 clean:
 	rm -f loophook

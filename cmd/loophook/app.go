@@ -47,6 +47,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			completionCommand(),
 		},
 	}
+	app.Version, cli.VersionPrinter = buildVersion(), printVersion // loophook --version
 	for _, c := range app.Commands {
 		if c.OnUsageError == nil {
 			c.OnUsageError = usageError // one line and a hint, never the help on stdout

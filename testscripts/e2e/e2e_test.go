@@ -207,7 +207,14 @@ func runScenario(t *testing.T, sc scenario) {
 		}
 	})
 	run = runClaude(t, claude, p, api.URL(), prompt, sessionID)
+	checkSession(t, sc, api, run, stopCommand(t, p.dir))
+}
 
+// checkSession checks what the stand-in, the transcript and Claude Code's
+// summary saw of a scenario's session; command is the Stop hook command
+// that Claude Code quotes back when the hook blocks.
+func checkSession(t *testing.T, sc scenario, api *stubAPI, run *claudeRun, command string) {
+	t.Helper()
 	for _, err := range api.failures() {
 		t.Error(err)
 	}
@@ -231,7 +238,7 @@ func runScenario(t *testing.T, sc scenario) {
 		t.Errorf("claude reports num_turns %d, the stand-in counted %d main-loop requests", run.result.NumTurns, len(main))
 	}
 
-	checkStops(t, sc, run, main, stopCommand(t, p.dir))
+	checkStops(t, sc, run, main, command)
 	checkSessionStart(t, sc, run, main[0])
 }
 

@@ -69,18 +69,25 @@ func claudeEnv(p *project, baseURL string) []string {
 // under a fixed session id, talking to the stand-in at baseURL.
 func runClaude(t *testing.T, claude string, p *project, baseURL, prompt, sessionID string) *claudeRun {
 	t.Helper()
+	return runClaudeWith(t, claude, p, claudeEnv(p, baseURL), prompt, sessionID)
+}
+
+// runClaudeWith is runClaude with the whole environment given and more
+// arguments for claude (such as --plugin-dir).
+func runClaudeWith(t *testing.T, claude string, p *project, env []string, prompt, sessionID string, args ...string) *claudeRun {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
 	defer cancel()
 
 	run := &claudeRun{debugLog: filepath.Join(p.tmp, "claude-debug.log")}
-	cmd := exec.CommandContext(ctx, claude,
+	cmd := exec.CommandContext(ctx, claude, append([]string{
 		"-p", prompt,
 		"--session-id", sessionID,
 		"--output-format", "json",
 		"--debug-file", run.debugLog,
-	)
+	}, args...)...)
 	cmd.Dir = p.dir
-	cmd.Env = claudeEnv(p, baseURL)
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// claude runs the hooks as children: on timeout kill the whole group,
