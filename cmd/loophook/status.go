@@ -40,6 +40,11 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			found, err := findLoop(o)
+			if err != nil && c.Bool("json") {
+				// A script reading --json gets JSON that says there is no loop.
+				hook.WriteJSON(c.App.Writer, noLoopReport{Found: false, Reason: err.Error()})
+				return &failure{code: exitError}
+			}
 			if err != nil {
 				return err
 			}
@@ -120,6 +125,12 @@ type statusReport struct {
 	GuardLimit int           `json:"guardLimit"`
 	LastRule   criteria.Rule `json:"lastRule,omitempty"`
 	Verdict    verdictReport `json:"verdict"`
+}
+
+// noLoopReport is status --json when there is no loop to show.
+type noLoopReport struct {
+	Found  bool   `json:"found"`
+	Reason string `json:"reason"`
 }
 
 type loopReport struct {
