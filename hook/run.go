@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/schema"
@@ -106,7 +107,9 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		StopHookActive: in.StopHookActive,
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
+	changed := true
 	decide := func(prev Memory, ok bool) Memory {
+		changed = !ok || prev.Fingerprint != l.Fingerprint
 		e.Unchanged = 0
 		if in.StopHookActive && ok && prev.Fingerprint == l.Fingerprint {
 			e.Unchanged = prev.Unchanged + 1
@@ -132,7 +135,22 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	if err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
 	}
+	if remember && !criteria.OtherSession(l.Session, in.SessionID) {
+		o.journal(store.Dir, r, l, in, changed)
+	}
 	return r
+}
+
+// journal appends the evaluation to the loop's journal; a journal that
+// cannot be written is noted, and costs nothing else.
+func (o Options) journal(dir string, r Result, l *Loaded, in Input, changed bool) {
+	e := Entry{
+		Time: time.Now().UTC(), Session: in.SessionID, Host: o.Host.Name, Dialect: l.Dialect.Name,
+		OK: r.OK, Rule: r.Rule, Reason: r.Reason, Fingerprint: l.Fingerprint, Changed: changed, Guard: r.Memory.Unchanged,
+	}
+	if err := (Journal{Dir: dir}).Append(e); err != nil {
+		o.note(fmt.Sprintf(noteNote, err))
+	}
 }
 
 // Begin answers a session start: the loop's context when an in-progress

@@ -41,6 +41,9 @@ const (
 	msgFileError      = "%s: %v"
 	msgInvalidState   = "%s is not a valid loop state (%d %s)"
 	msgNote           = "note: %v"
+	msgReadJournal    = "read the journal: %v"
+	msgNoJournal      = "no evaluations yet of the loop in %s"
+	msgUnchanged      = "(state unchanged, guard %d)"
 )
 
 // note returns a writer of notes for a person, one line each.

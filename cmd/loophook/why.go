@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/hook"
+)
+
+func whyCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "why",
+		Usage: "show the last verdicts of this loop as a timeline: why did my agent stop, or go on?",
+		Description: "Reads the journal the Stop hook keeps beside its memory: each evaluation's time, session,\n" +
+			"host, rule and reason, and whether the state had changed since the one before. The journal\n" +
+			"is bounded; the oldest entries go first.\n\n" +
+			"Examples:\n" +
+			"   loophook why\n" +
+			"   loophook why -n 3 --session 9b2e6f0c-5d1a-4c1e-8f3b-2a7d4e6c1b90\n" +
+			"   loophook why --json | jq '.[].rule'",
+		Flags: []cli.Flag{
+			stateFlag, dirFlag,
+			&cli.StringFlag{Name: "session", Usage: "only session `ID`'s evaluations"},
+			&cli.IntFlag{Name: "n", Value: 10, Usage: "the last `N` evaluations"},
+			&cli.BoolFlag{Name: "json", Usage: "print the evaluations as a JSON array"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Int("n") < 1 {
+				return fail("", msgAtLeastOne, "n", c.Int("n"))
+			}
+			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: hook.Hosts[0]})
+			if err != nil {
+				return err
+			}
+			entries, err := hook.Journal{Dir: hook.StoreFor(found.Path).Dir}.Read(c.String("session"))
+			if err != nil {
+				return fail("", msgReadJournal, err)
+			}
+			entries = entries[max(0, len(entries)-c.Int("n")):]
+			if c.Bool("json") {
+				if entries == nil {
+					entries = []hook.Entry{}
+				}
+				return hook.WriteJSON(c.App.Writer, entries)
+			}
+			if len(entries) == 0 {
+				fmt.Fprintf(c.App.Writer, msgNoJournal+"\n", shown(found.Path))
+				return nil
+			}
+			return printTimeline(c.App.Writer, entries)
+		},
+	}
+}
+
+// printTimeline prints one line an evaluation: the time, the verdict, the
+// rule and its reason, shortened to a line.
+func printTimeline(w io.Writer, entries []hook.Entry) error {
+	sessions := map[string]bool{}
+	for _, e := range entries {
+		sessions[e.Session] = true
+	}
+	for _, e := range entries {
+		verdict := "go on  "
+		if e.OK {
+			verdict = "stopped"
+		}
+		line := fmt.Sprintf("%s  %s  %-16s %s", e.Time.Local().Format("15:04:05"), verdict, e.Rule, strings.Join(strings.Fields(e.Reason), " "))
+		if !e.Changed {
+			line += " " + fmt.Sprintf(msgUnchanged, e.Guard)
+		}
+		if len(sessions) > 1 {
+			line += "  [" + e.Session + "]"
+		}
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package hook
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/loophook/loophook/criteria"
+)
+
+// JournalFile is the journal's name in the memory directory.
+const JournalFile = "journal.jsonl"
+
+// The journal is kept small: past maxJournal bytes, its older half goes.
+const (
+	maxJournal       = 256 << 10
+	maxJournalReason = 300
+)
+
+// Entry is one evaluation in the journal: what `loophook why` shows.
+type Entry struct {
+	Time        time.Time     `json:"time"`
+	Session     string        `json:"session"`
+	Host        string        `json:"host"`
+	Dialect     string        `json:"dialect"`
+	OK          bool          `json:"ok"`
+	Rule        criteria.Rule `json:"rule"`
+	Reason      string        `json:"reason"`
+	Fingerprint string        `json:"fingerprint"`
+	Changed     bool          `json:"changed"` // the state changed since the session's last evaluation
+	Guard       int           `json:"guard"`
+}
+
+// Journal is the log of a loop's verdicts, one JSON line each, beside the
+// hook's memory. A lost or torn line only loses that line.
+type Journal struct{ Dir string }
+
+// Append adds e, dropping the older half of the journal when it has grown
+// past its cap, so it never grows without bound. It costs one appending
+// write; the trim, a rewrite of 128 KiB, happens once in hundreds of stops.
+func (j Journal) Append(e Entry) error {
+	if len(e.Reason) > maxJournalReason {
+		e.Reason = e.Reason[:maxJournalReason] + "…"
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(j.Dir, JournalFile)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|openNonblock, 0o600)
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return errNotRegular
+	}
+	_, err = f.Write(append(line, '\n'))
+	f.Close()
+	if err == nil && fi.Size()+int64(len(line)) > maxJournal {
+		err = j.trim(path)
+	}
+	return err
+}
+
+// trim keeps the newer half of the journal's lines.
+func (j Journal) trim(path string) error {
+	data, err := readCapped(path, 2*maxJournal)
+	if err != nil {
+		return err
+	}
+	cut := len(data) - maxJournal/2
+	if cut <= 0 {
+		return nil
+	}
+	if i := bytes.IndexByte(data[cut:], '\n'); i >= 0 {
+		cut += i + 1
+	}
+	return writeFileAtomic(path, data[cut:], 0o600, false)
+}
+
+// Read returns the journal's entries, oldest first, for the session ("" for
+// every session); lines that do not read are passed over.
+func (j Journal) Read(session string) ([]Entry, error) {
+	data, err := readCapped(filepath.Join(j.Dir, JournalFile), 2*maxJournal)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var e Entry
+		if json.Unmarshal(sc.Bytes(), &e) == nil && (session == "" || e.Session == session) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// readCapped reads a regular file of at most max bytes.
+func readCapped(path string, max int64) ([]byte, error) {
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data := make([]byte, min(fi.Size(), max))
+	n, err := f.Read(data)
+	if n == len(data) {
+		err = nil
+	}
+	return data[:n], err
+}
