@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/loophook/loophook/criteria"
@@ -19,20 +20,38 @@ import (
 // loop system is adding a row to Dialects.
 type Dialect struct {
 	Name string
-	// File is where the state is found in a directory, a glob pattern.
+	// File is where the state is found in a directory, a glob pattern with
+	// at most one "*", which stands for one directory name.
 	File string
+	// Newest names the top-level field whose greatest value picks the file
+	// when File matches several (a file without it is the oldest); ""
+	// picks the greatest directory name.
+	Newest string
+	// Shared says File's name is not this system's alone: discovery takes
+	// a file there only when Tells says it is this dialect's.
+	Shared bool
 	// Schema is the JSON Schema, draft 2020-12, registered under ID.
 	Schema []byte
 	ID     string
-	// Tell reports whether a document found at File is this dialect's; nil
-	// means every document there is.
+	// Tell reports whether a document is this dialect's, for a file named
+	// by --state; nil means the dialect of any document no other tells.
 	Tell func(doc map[string]any) bool
+	// marks tell a file that is not a JSON object: a quoted name among its
+	// bytes says it is this dialect's, broken or not.
+	marks []string
+	// Stage names the top-level field that says where the loop stands (a
+	// phase, a state), for people; "" when there is none.
+	Stage string
+	// session names the field whose value, when set, is the only host
+	// session the loop governs; "" when the file has none of that meaning.
+	session string
 	// validate lists a document's problems against Schema.
 	validate func(doc any) []string
 	// loop builds the loop from a document that passed validate.
 	loop func(doc map[string]any) *criteria.Loop
-	// Progress names the top-level fields whose change is progress for
-	// the runaway guard; nil means the whole state. Timestamps never count.
+	// Progress names the fields whose change is progress for the runaway
+	// guard, as dotted paths where "*" is every member or item; nil means
+	// the whole state. Timestamps never count.
 	Progress []string
 	// fast, when set, reads a plainly valid file in one pass (ok) or leaves
 	// it to the general path.
@@ -43,8 +62,8 @@ type Dialect struct {
 var hopeSchema []byte
 
 // Dialects are the loop systems, in the order discovery looks for them in
-// each directory.
-var Dialects = []Dialect{hope}
+// each directory (DIALECTS.md).
+var Dialects = []Dialect{hope, orchestrator, loopController, onLoop}
 
 // HopeFile is where a hope loop keeps its state, and where init writes one.
 const HopeFile = ".loop/state.json"
@@ -57,6 +76,7 @@ var hope = Dialect{
 	File:     HopeFile,
 	Schema:   hopeSchema,
 	ID:       "https://loophook.dev/schema/state.json",
+	session:  "session_id",
 	validate: validateHope,
 	loop:     hopeFromDocument,
 	fast:     decode,
@@ -85,11 +105,16 @@ func Names() []string {
 type Reading struct {
 	Loop     *criteria.Loop // nil when the file is not a valid state
 	Problems []string       // why it is not, as "pointer: message" lines
-	// Session is the file's session_id when it parses as JSON, valid or
-	// not, so that another session's broken loop stays theirs.
+	// Session is the file's session when it parses as JSON, valid or not,
+	// so that another session's broken loop stays theirs; always "" for a
+	// dialect whose file names no host session.
 	Session string
+	// Stage is where the loop stands as the file names it (on-loop's
+	// phase, the loop controller's state), for people; "" when it has none.
+	Stage string
 	// Progress fingerprints the loop's progress fields, timestamps left
-	// out; "" when the file is not JSON.
+	// out; "" when the file is not JSON, and for a dialect whose progress is
+	// the whole state (hope), which the hook fingerprints itself.
 	Progress string
 }
 
@@ -112,13 +137,62 @@ func (d Dialect) Read(data []byte) Reading {
 	}
 	var r Reading
 	obj, _ := doc.(map[string]any)
-	r.Session, _ = obj["session_id"].(string)
+	if d.session != "" {
+		r.Session, _ = obj[d.session].(string)
+	}
+	if d.Stage != "" {
+		r.Stage, _ = obj[d.Stage].(string)
+	}
+	if d.Progress != nil {
+		r.Progress = progress(doc, d.Progress)
+	}
 	if r.Problems = d.Validate(doc); len(r.Problems) > 0 {
 		return r
 	}
 	r.Loop = d.loop(obj)
 	r.Loop.Dialect = d.Name
 	return r
+}
+
+// Tells reports whether a file's bytes are this dialect's: its Tell on a
+// JSON object, else one of its marks among the bytes, so that a broken file
+// is still told apart and reported rather than passed over.
+func (d Dialect) Tells(data []byte) bool {
+	if d.Tell == nil {
+		return true
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var doc map[string]any
+	if json.Unmarshal(data, &doc) == nil && doc != nil {
+		return d.Tell(doc)
+	}
+	for _, m := range d.marks {
+		if bytes.Contains(data, []byte(strconv.Quote(m))) {
+			return true
+		}
+	}
+	return false
+}
+
+// Tell is the dialect of a file named by --state: the first that tells its
+// bytes as its own, else hope.
+func Tell(data []byte) Dialect {
+	for _, d := range Dialects {
+		if d.Tell != nil && d.Tells(data) {
+			return d
+		}
+	}
+	return hope
+}
+
+// has reports whether doc has every one of the fields.
+func has(doc map[string]any, fields ...string) bool {
+	for _, f := range fields {
+		if _, ok := doc[f]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Validate checks a decoded JSON document (as encoding/json decodes into
@@ -128,4 +202,26 @@ func (d Dialect) Validate(doc any) []string {
 	problems := d.validate(doc)
 	slices.Sort(problems)
 	return problems
+}
+
+// obj is v as an object; nil when it is not one.
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// list is v as an array; nil when it is not one.
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// sortedKeys are an object's names in order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
