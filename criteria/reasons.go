@@ -207,7 +207,8 @@ func number(f float64) string {
 }
 
 // Context tells an agent starting or resuming a session where its loop
-// stands: the spec, the iteration, what is unmet, the next step and the limits.
+// stands: the spec, the iteration, what is unmet, the next step, what its
+// loop system keeps for a resumed agent (Notes) and the limits.
 func Context(path string, s *Loop, lim Limits) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "A loop is under way in %s (%s).", path, where(s, lim))
@@ -219,8 +220,14 @@ func Context(path string, s *Loop, lim Limits) string {
 		tail += fmt.Sprintf(", or when cost reaches %s", number(s.Budget))
 	}
 	tail += ". The Stop hook keeps you working until every criterion is met and verified and exit_signal is true."
-	if len(s.RemainingSteps) > 0 {
-		tail = " Next step: " + strconv.Quote(clip(s.RemainingSteps[0])) + "." + tail
+	if len(s.Notes) > 0 {
+		tail = " Notes: " + strings.Join(s.Notes, "; ") + "." + tail
+	}
+	if next := s.NextStep; next != "" || len(s.RemainingSteps) > 0 {
+		if next == "" {
+			next = s.RemainingSteps[0]
+		}
+		tail = " Next step: " + strconv.Quote(clip(next)) + "." + tail
 	}
 	if missing, n := s.Unmet(listable); n > 0 {
 		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, s.Criteria.Len(), list(missing, n, budgetFor(b.String()+tail)))
