@@ -22,7 +22,9 @@ func statusCommand() *cli.Command {
 		Description: "Prints the spec, the iteration and its limit, each criterion met or not and how it was\n" +
 			"verified, the steps done and left, the stuck count, the runaway guard's count and the\n" +
 			"rule that last decided (from the hook's memory in .loop/.loophook/), and the verdict\n" +
-			"the Stop hook would give now. Reads; never writes.\n" +
+			"the Stop hook would give now. For another loop system's state (--dialect), its phase or\n" +
+			"stage, what it waits for, the next step and what a resumed agent is told.\n" +
+			"Reads; never writes.\n" +
 			"The guard is the --session's; without it, the state's session_id's, else the session\n" +
 			"the hook saw last.\n" +
 			"Exit 0: shown. 1: the state is invalid (its problems are shown). 2: no state, or unreadable.\n\n" +
@@ -65,14 +67,14 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			if !st.Valid {
-				return invalidState(st.State, len(st.Problems))
+				return invalidState(st.State, st.Dialect, len(st.Problems))
 			}
 			return nil
 		},
 	}
 }
 
-// locateState is the state file a person's command works on: --state, else
+// findLoop is the state file a person's command works on: --state, else
 // the one the hook would find from --dir or here.
 func findLoop(o hook.Options) (hook.Found, error) {
 	if o.StatePath != "" {
@@ -90,7 +92,13 @@ func findLoop(o hook.Options) (hook.Found, error) {
 	if found := o.Find(dir); found.Path != "" {
 		return found, nil
 	}
-	return hook.Found{}, fail(hintInit, msgNoState, schema.HopeFile, dir)
+	files := []string{}
+	for _, d := range schema.Dialects {
+		if o.Dialect == "" || o.Dialect == d.Name {
+			files = append(files, d.File)
+		}
+	}
+	return hook.Found{}, fail(hintInit, msgNoState, dir, strings.Join(files, ", "))
 }
 
 // statusSession is the session whose guard status shows: the one named, else
@@ -112,6 +120,7 @@ func statusSession(c *cli.Context, path, stateSession string) string {
 // statusReport is what status shows, and its --json.
 type statusReport struct {
 	State      string        `json:"state"`
+	Dialect    string        `json:"dialect"`
 	Valid      bool          `json:"valid"`
 	Problems   []string      `json:"problems,omitempty"`
 	Loop       *loopReport   `json:"loop,omitempty"`
@@ -135,6 +144,14 @@ type loopReport struct {
 	Criteria       []criterionJSON `json:"criteria"`
 	CompletedSteps []string        `json:"completedSteps"`
 	RemainingSteps []string        `json:"remainingSteps"`
+	// Where another loop system's loop stands, and what it tells.
+	Stage     string   `json:"stage,omitempty"`
+	DoneClaim bool     `json:"doneClaim,omitempty"`
+	Waiting   string   `json:"waiting,omitempty"`
+	Failed    string   `json:"failed,omitempty"`
+	Exhausted string   `json:"exhausted,omitempty"`
+	NextStep  string   `json:"nextStep,omitempty"`
+	Notes     []string `json:"notes,omitempty"`
 }
 
 type verdictReport struct {
@@ -147,11 +164,15 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 	st := statusReport{
 		State:      path,
 		Valid:      r.Loaded != nil && r.Loaded.Loop != nil,
+		Dialect:    schema.Hope.Name,
 		Session:    session,
 		Guard:      mem.Unchanged,
 		GuardLimit: lim.GuardLimit,
 		LastRule:   mem.Rule,
 		Verdict:    verdictReport{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
+	}
+	if r.Loaded != nil {
+		st.Dialect = r.Loaded.Dialect.Name
 	}
 	if !st.Valid {
 		if r.Loaded != nil {
@@ -172,6 +193,13 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 		Criteria:       []criterionJSON{},
 		CompletedSteps: append([]string{}, s.CompletedSteps...),
 		RemainingSteps: append([]string{}, s.RemainingSteps...),
+		Stage:          r.Loaded.Stage,
+		DoneClaim:      s.DoneClaim,
+		Waiting:        s.Waiting,
+		Failed:         s.Failed,
+		Exhausted:      s.Exhausted,
+		NextStep:       s.NextStep,
+		Notes:          s.Notes,
 	}
 	if l.Status == "" {
 		l.Status = "in_progress"
@@ -200,22 +228,37 @@ const (
 func printStatus(w io.Writer, st statusReport, colour bool) error {
 	var g grid
 	g.row(cell{text: "state:"}, cell{text: st.State})
+	g.row(cell{text: "dialect:"}, cell{text: st.Dialect})
 	if l := st.Loop; l != nil {
 		spec := oneLine(l.Spec)
 		if spec == "" {
 			spec = "-"
 		}
 		g.row(cell{text: "spec:"}, cell{text: spec})
-		g.row(cell{text: "status:"}, cell{text: l.Status})
-		g.row(cell{text: "iteration:"}, cell{text: number(l.Iteration) + " of " + number(l.MaxIterations)})
-		g.row(cell{text: "stuck:"}, cell{text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
-		switch {
-		case l.Budget != nil:
-			g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " of " + number(*l.Budget)})
-		case l.Cost > 0:
-			g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " (no budget)"})
+		if st.Dialect == schema.Hope.Name {
+			g.row(cell{text: "status:"}, cell{text: l.Status})
+			g.row(cell{text: "iteration:"}, cell{text: number(l.Iteration) + " of " + number(l.MaxIterations)})
+			g.row(cell{text: "stuck:"}, cell{text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
+			switch {
+			case l.Budget != nil:
+				g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " of " + number(*l.Budget)})
+			case l.Cost > 0:
+				g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " (no budget)"})
+			}
+			g.row(cell{text: "exit signal:"}, cell{text: strconv.FormatBool(l.ExitSignal)})
+		} else {
+			g.row(cell{text: "stage:"}, cell{text: oneLine(l.Stage)})
 		}
-		g.row(cell{text: "exit signal:"}, cell{text: strconv.FormatBool(l.ExitSignal)})
+		for _, r := range []struct{ label, text string }{
+			{"waiting:", l.Waiting}, {"failed:", l.Failed}, {"exhausted:", l.Exhausted},
+		} {
+			if r.text != "" {
+				g.row(cell{text: r.label}, cell{text: oneLine(r.text)})
+			}
+		}
+		if l.DoneClaim {
+			g.row(cell{text: "done claim:"}, cell{text: "yes"})
+		}
 		met := 0
 		for _, c := range l.Criteria {
 			if c.Met {
@@ -225,6 +268,9 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 		g.row(cell{text: "criteria:"}, cell{text: fmt.Sprintf("%d of %d met", met, len(l.Criteria))})
 		if n := len(l.CompletedSteps) + len(l.RemainingSteps); n > 0 {
 			g.row(cell{text: "steps:"}, cell{text: fmt.Sprintf("%d of %d done", len(l.CompletedSteps), n)})
+		}
+		if l.NextStep != "" {
+			g.row(cell{text: "next step:"}, cell{text: oneLine(l.NextStep)})
 		}
 	} else {
 		g.row(cell{text: "problems:"}, cell{text: strconv.Itoa(len(st.Problems))})
@@ -291,6 +337,17 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 			}
 			g.row(cell{text: oneLine(s)}, cell{text: state})
 		}
+		if err := g.write(w, colour); err != nil {
+			return err
+		}
+	}
+	if len(st.Loop.Notes) > 0 {
+		fmt.Fprintln(w)
+		g = grid{}
+		g.row(cell{"A RESUMED AGENT IS TOLD", styleBold})
+		for _, n := range st.Loop.Notes {
+			g.row(cell{text: oneLine(n)})
+		}
 		return g.write(w, colour)
 	}
 	return nil
@@ -353,9 +410,9 @@ func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// locateState is the path of the state file a person's command works on:
-// --state, else the one the hook would find from --dir or here.
-func locateState(statePath, dir string) (string, error) {
-	found, err := findLoop(hook.Options{StatePath: statePath, Dir: dir, Host: hook.Hosts[0]})
-	return found.Path, err
+// locateState is the state file a person's command works on: --state,
+// else the one the hook would find from --dir or here.
+func locateState(o hook.Options) (hook.Found, error) {
+	o.Host = hook.Hosts[0]
+	return findLoop(o)
 }

@@ -33,10 +33,14 @@ const (
 	msgAtLeastOne     = "--%s must be at least 1, not %d"
 	msgOnInvalid      = "--on-invalid must be block or allow, not %q"
 	msgProtocol       = "--protocol: %v"
-	msgNoState        = "no %s at or above %s"
+	msgDialect        = "--dialect: %v"
+	msgNoState        = "no loop state found from %s (looked for %s)"
 	msgFindState      = "find the state: %v"
 	msgFileError      = "%s: %v"
-	msgInvalidState   = "%s is not a valid loop state (%d %s)"
+	msgInvalidState   = "%s is not a valid %s state (%d %s)"
+	msgValid          = "%s: valid %s state"
+	msgCancelDialect  = "%s is %s's state; cancel changes only %s"
+	hintCancelDialect = "stop that loop the way its own system does"
 	msgNote           = "note: %v"
 )
 
