@@ -56,6 +56,12 @@ func params(dir string) testscript.Params {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".home", ".config"))
 			env.Setenv("NO_COLOR", "1")
+			// The example states that ship with loophook, read in place.
+			examples, err := filepath.Abs("../../schema/examples")
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
