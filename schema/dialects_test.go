@@ -221,3 +221,35 @@ func TestTell(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRead: any bytes, read as each dialect, give a loop or problems, never
+// both and never a panic; a loop only from what the schema accepts, with
+// criteria, and no host session where the file names none.
+func FuzzRead(f *testing.F) {
+	for _, d := range Dialects {
+		for _, text := range documents[d.Name] {
+			f.Add([]byte(text))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, d := range Dialects {
+			r := d.Read(data)
+			if (r.Loop == nil) == (len(r.Problems) == 0) {
+				t.Fatalf("%s: loop %v with problems %q", d.Name, r.Loop != nil, r.Problems)
+			}
+			if d.session == "" && r.Session != "" {
+				t.Fatalf("%s: session %q", d.Name, r.Session)
+			}
+			if r.Loop == nil || d.Name == hope.Name {
+				continue
+			}
+			if r.Loop.Criteria.Len() == 0 {
+				t.Fatalf("%s: no criteria", d.Name)
+			}
+			if r.Progress == "" {
+				t.Fatalf("%s: no progress fingerprint", d.Name)
+			}
+			d.Tells(data)
+		}
+	})
+}
