@@ -39,7 +39,7 @@ const (
 	msgFileError      = "%s: %v"
 	msgInvalidState   = "%s is not a valid %s state (%d %s)"
 	msgValid          = "%s: valid %s state"
-	msgCancelDialect  = "%s is %s's state; cancel changes only %s"
+	msgCancelDialect  = "%s holds a loop of dialect %s; cancel changes only %s"
 	hintCancelDialect = "stop that loop the way its own system does"
 	msgNote           = "note: %v"
 )
