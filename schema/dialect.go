@@ -33,12 +33,11 @@ type Dialect struct {
 	// Schema is the JSON Schema, draft 2020-12, registered under ID.
 	Schema []byte
 	ID     string
-	// Tell reports whether a document is this dialect's, for a file named
-	// by --state; nil means the dialect of any document no other tells.
-	Tell func(doc map[string]any) bool
-	// marks tell a file that is not a JSON object: a quoted name among its
-	// bytes says it is this dialect's, broken or not.
-	marks []string
+	// Tell lists the sets of top-level names that tell a document as this
+	// dialect's, for a file named by --state or found at a Shared File: it
+	// is when it has every name of one set. nil: the dialect of a document
+	// no other dialect tells.
+	Tell [][]string
 	// Stage names the top-level field that says where the loop stands (a
 	// phase, a state), for people; "" when there is none.
 	Stage string
@@ -154,25 +153,63 @@ func (d Dialect) Read(data []byte) Reading {
 	return r
 }
 
-// Tells reports whether a file's bytes are this dialect's: its Tell on a
-// JSON object, else one of its marks among the bytes, so that a broken file
-// is still told apart and reported rather than passed over.
+// Tells reports whether a file's bytes are this dialect's: a JSON object
+// with every name of one of the Tell sets; a file that is not a JSON object
+// is told by those names among its bytes, so that a broken file is still
+// told apart and reported rather than passed over. Only a file that holds
+// the names is parsed: telling a large state of another dialect costs a scan.
 func (d Dialect) Tells(data []byte) bool {
 	if d.Tell == nil {
 		return true
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var doc map[string]any
-	if json.Unmarshal(data, &doc) == nil && doc != nil {
-		return d.Tell(doc)
+	var candidates [][]string
+	for _, set := range d.Tell {
+		if !slices.ContainsFunc(set, func(name string) bool { return !bytes.Contains(data, []byte(strconv.Quote(name))) }) {
+			candidates = append(candidates, set)
+		}
 	}
-	for _, m := range d.marks {
-		if bytes.Contains(data, []byte(strconv.Quote(m))) {
+	if len(candidates) == 0 {
+		return false
+	}
+	names, ok := memberNames(data)
+	if !ok {
+		return true
+	}
+	for _, set := range candidates {
+		if !slices.ContainsFunc(set, func(name string) bool { return !names[name] }) {
 			return true
 		}
 	}
 	return false
 }
+
+// memberNames are the names of a JSON object's members; ok is false when
+// data is not one. The members' values are scanned, never built.
+func memberNames(data []byte) (names map[string]bool, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	names = map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, _ := t.(string)
+		if err := dec.Decode(new(skipped)); err != nil {
+			return nil, false
+		}
+		names[name] = true
+	}
+	return names, true
+}
+
+// skipped is a JSON value read past and dropped.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
 // Tell is the dialect of a file named by --state: the first that tells its
 // bytes as its own, else hope.
@@ -183,16 +220,6 @@ func Tell(data []byte) Dialect {
 		}
 	}
 	return hope
-}
-
-// has reports whether doc has every one of the fields.
-func has(doc map[string]any, fields ...string) bool {
-	for _, f := range fields {
-		if _, ok := doc[f]; !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // Validate checks a decoded JSON document (as encoding/json decodes into

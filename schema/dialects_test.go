@@ -212,7 +212,9 @@ func TestTell(t *testing.T) {
 		{`{"orchestratorId":"o"}`, "orchestrator"},
 		{`{"currentPhase":"PLAN"}`, "orchestrator"},
 		{`{"currentPhase": "PLAN",`, "orchestrator"}, // broken, and still told
-		{`not json "phases_completed"`, "on-loop"},
+		{`not json "phase" "phases_completed"`, "on-loop"},
+		{`not json "phases_completed"`, "hope"},
+		{`{"spec":"x","notes":{"currentPhase":"PLAN"}}`, "hope"}, // not at the top
 		{`not json`, "hope"},
 		{`[1]`, "hope"},
 	} {
