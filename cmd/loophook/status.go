@@ -54,7 +54,8 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
 			}
-			o.StatePath = path
+			// The file found, read as the dialect it was found as.
+			o.StatePath, o.Dialect = path, found.Dialect.Name
 			// A dry run of the turn's first stop: memory errors were said above.
 			r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 			st := statusOf(r, o.Limits, shown(path), session, mem)
