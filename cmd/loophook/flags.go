@@ -12,7 +12,7 @@ import (
 
 // Flags shared by every command that evaluates a state.
 var (
-	stateFlag = &cli.StringFlag{Name: "state", Usage: "use `FILE` as the state instead of searching for .loop/state.json", EnvVars: []string{"LOOPHOOK_STATE"}}
+	stateFlag = &cli.StringFlag{Name: "state", Usage: "use `FILE` as the state instead of searching for one; its content tells its dialect", EnvVars: []string{"LOOPHOOK_STATE"}}
 	dirFlag   = &cli.StringFlag{Name: "dir", Usage: "search for the state from `DIR` instead of the host's project directory or the hook input's cwd", EnvVars: []string{"LOOPHOOK_DIR"}}
 	// dialectFlag's usage names the dialects from the table.
 	dialectFlag = &cli.StringFlag{Name: "dialect", Usage: "read the state as dialect `D` (" + strings.Join(schema.Names(), ", ") + ") and look only for its file; default: each in turn, and a --state file's own", EnvVars: []string{"LOOPHOOK_DIALECT"}}
