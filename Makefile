@@ -52,6 +52,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTranscriptTail -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzValidate -fuzztime $(FUZZTIME) ./schema
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./schema
 
 ## release-snapshot: check .goreleaser.yaml and build every release archive into dist/, publishing nothing
 release-snapshot:

@@ -259,18 +259,28 @@ func number(f float64) string {
 }
 
 // Context tells an agent starting or resuming a session where its loop
-// stands: the spec, the iteration, what is unmet, the next step and the limits.
+// stands: the spec, the iteration, what is unmet, the next step, what its
+// loop system keeps for a resumed agent (Notes) and the limits.
 func Context(path string, s *Loop, lim Limits) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "A loop is under way in %s (%s).", path, where(s, lim))
 	if s.Spec != "" {
 		fmt.Fprintf(&b, " Spec: %s.", strconv.Quote(clip(s.Spec)))
 	}
+	switch {
+	case s.Waiting != "":
+		fmt.Fprintf(&b, " It waits for a person: %s.", clip(s.Waiting))
+	case s.Failed != "":
+		fmt.Fprintf(&b, " It failed: %s.", clip(s.Failed))
+	}
 	tail := fmt.Sprintf(" Limits: the loop ends at iteration %s or after %d stuck iterations", number(MaxIterations(s, lim)), lim.StuckLimit)
 	if b, ok := Budget(s, lim); ok {
 		tail += fmt.Sprintf(", or when cost reaches %s", number(b))
 	}
 	tail += ". The Stop hook keeps you working until every criterion is met and verified and exit_signal is true."
+	if len(s.Notes) > 0 {
+		tail = " Notes: " + strings.Join(s.Notes, "; ") + "." + tail
+	}
 	if next := s.Next(); next != "" {
 		tail = " Next step: " + strconv.Quote(clip(next)) + "." + tail
 	}

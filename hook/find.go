@@ -1,8 +1,12 @@
 package hook
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/loophook/loophook/schema"
 )
@@ -13,43 +17,158 @@ type Found struct {
 	Dialect schema.Dialect
 }
 
-// FindState returns the nearest state at or above dir, never above the
-// enclosing git work tree's root, else the one under projectDir; Path is ""
-// when there is none.
-func FindState(dir, projectDir string) Found {
-	if dir != "" {
-		if abs, err := filepath.Abs(dir); err == nil {
-			dir = abs
-		}
-		for {
-			if f := findIn(dir); f.Path != "" {
-				return f
-			}
-			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
+// FindState finds the loop's state from start (SPEC section 1): in each
+// directory from start up to the top of the git work tree that holds it
+// (the first directory upward with a .git), and, when that top is a linked
+// worktree, in its main work tree's root; outside any work tree, in start
+// only. In each directory the dialects are looked for in their order and the
+// first found wins. only, when set, is the one dialect looked for, and a
+// file at its place is taken as its own. Path is "" when there is none.
+func FindState(start string, only *schema.Dialect) Found {
+	if start == "" {
+		return Found{}
 	}
-	if projectDir != "" {
-		if abs, err := filepath.Abs(projectDir); err == nil {
-			return findIn(abs)
+	if abs, err := filepath.Abs(start); err == nil {
+		start = abs
+	}
+	var found Found
+	var foundIn string
+	for dir := start; ; {
+		if found.Path == "" {
+			found, foundIn = findIn(dir, only), dir
 		}
+		if git, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			if found.Path == "" && !git.IsDir() {
+				if main := mainWorkTree(dir); main != "" {
+					found = findIn(main, only)
+				}
+			}
+			return found
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	// Outside any work tree a state above start is a stranger's.
+	if foundIn != start {
+		return Found{}
+	}
+	return found
+}
+
+// findIn looks for each dialect's file in dir, in the dialects' order.
+func findIn(dir string, only *schema.Dialect) Found {
+	if only != nil {
+		if p := pick(dir, *only); p != "" {
+			return Found{Path: p, Dialect: *only}
+		}
+		return Found{}
+	}
+	for _, d := range schema.Dialects {
+		p := pick(dir, d)
+		if p == "" {
+			continue
+		}
+		if d.Shared {
+			data, err := ReadStateFile(p)
+			if err != nil || !d.Tells(data) {
+				continue
+			}
+		}
+		return Found{Path: p, Dialect: d}
 	}
 	return Found{}
 }
 
-// findIn looks for each dialect's file in dir, in the dialects' order.
-func findIn(dir string) Found {
-	for _, d := range schema.Dialects {
-		p := filepath.Join(dir, d.File)
-		if _, err := os.Lstat(p); err == nil {
-			return Found{Path: p, Dialect: d}
+// pick is the dialect's file in dir: its File, or, when File has a "*",
+// the newest of the files it matches; "" when there is none.
+func pick(dir string, d schema.Dialect) string {
+	before, after, glob := strings.Cut(d.File, "/*/")
+	if !glob {
+		p := filepath.Join(dir, filepath.FromSlash(d.File))
+		if _, err := os.Lstat(p); err != nil {
+			return ""
+		}
+		return p
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(before)))
+	if err != nil {
+		return ""
+	}
+	var best, bestStamp string
+	var bestTime time.Time
+	// ReadDir lists by name: going backwards, the first file found has the
+	// greatest name, which also breaks ties between equal stamps.
+	for i := len(entries) - 1; i >= 0; i-- {
+		p := filepath.Join(dir, filepath.FromSlash(before), entries[i].Name(), filepath.FromSlash(after))
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		if d.Newest == "" {
+			return p
+		}
+		stamp, t := newest(p, d.Newest)
+		if best == "" || stamp != "" && (bestStamp == "" || t.After(bestTime)) {
+			best, bestStamp, bestTime = p, stamp, t
 		}
 	}
-	return Found{}
+	return best
+}
+
+// newest reads the time a file says it was updated, from its top-level
+// field; "" when it has none that reads as an RFC 3339 time, which counts
+// as the oldest.
+func newest(path, field string) (string, time.Time) {
+	data, err := ReadStateFile(path)
+	if err != nil {
+		return "", time.Time{}
+	}
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &doc) != nil {
+		return "", time.Time{}
+	}
+	var s string
+	if json.Unmarshal(doc[field], &s) != nil {
+		return "", time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return "", time.Time{}
+	}
+	return s, t
+}
+
+// mainWorkTree is the root of the main work tree that the linked worktree
+// at dir belongs to: its .git file says "gitdir: <main>/.git/worktrees/<name>".
+// "" when dir is not a linked worktree (a submodule's .git file points into
+// .git/modules, and a submodule is a work tree of its own).
+func mainWorkTree(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, ".git"))
+	if err != nil || len(data) > 4096 {
+		return ""
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	gitdir = filepath.FromSlash(strings.TrimSpace(gitdir))
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(dir, gitdir)
+	}
+	gitdir = filepath.Clean(gitdir)
+	worktrees := filepath.Dir(gitdir)
+	common := filepath.Dir(worktrees)
+	if filepath.Base(worktrees) != "worktrees" || filepath.Base(common) != ".git" {
+		return ""
+	}
+	main := filepath.Dir(common)
+	if main == dir {
+		return ""
+	}
+	if fi, err := os.Stat(main); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return main
 }

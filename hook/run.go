@@ -29,7 +29,7 @@ const (
 type Options struct {
 	Host      Host
 	StatePath string // --state: skips the search
-	Dir       string // --dir: replaces the input's cwd
+	Dir       string // --dir: where the search starts, before all else
 	Limits    criteria.Limits
 	// Misconfigured, when set, is what is wrong with the hook's flags: the
 	// agent is let go, and the person told.
@@ -38,6 +38,10 @@ type Options struct {
 	Note func(msg string)
 	// Getenv reads the environment; nil is os.Getenv.
 	Getenv func(string) string
+
+	// Dialect, when set, is the one dialect looked for (--dialect); else a
+	// file named by --state is told by its content.
+	Dialect string
 }
 
 // Result is one evaluation: the verdict and what it was drawn from.
@@ -176,10 +180,19 @@ func Begin(o Options, in Input) Result {
 	switch {
 	case l.Loop == nil:
 		r.Context = criteria.InvalidContext(o.display(found.Path, in), l.Problems, o.Limits)
-	case l.Loop.Active():
+	case !l.Loop.Inactive() && !finished(l.Loop):
+		// Waiting and failed loops too: a resumed agent is told what its
+		// loop waits for, or how it failed.
 		r.Context = criteria.Context(o.display(found.Path, in), l.Loop, o.Limits)
 	}
 	return r
+}
+
+// finished reports whether a loop claims it is done and is: nothing for a
+// resumed agent to go on with.
+func finished(l *criteria.Loop) bool {
+	_, unmet := l.Unmet(0)
+	return l.DoneClaim && unmet == 0 && l.Criteria.Len() > 0
 }
 
 func (o Options) note(msg string) {
@@ -207,6 +220,12 @@ func (o Options) projectDir() string {
 
 // find finds the state for the input: --state, else the search.
 func (o Options) find(in Input) Found {
+	var only *schema.Dialect
+	if o.Dialect != "" {
+		if d, err := schema.Lookup(o.Dialect); err == nil {
+			only = &d
+		}
+	}
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
 			return Found{}
@@ -215,9 +234,28 @@ func (o Options) find(in Input) Found {
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		return Found{Path: path, Dialect: schema.Dialects[0]}
+		if only != nil {
+			return Found{Path: path, Dialect: *only}
+		}
+		d := schema.Hope
+		if data, err := ReadStateFile(path); err == nil {
+			d = schema.Tell(data)
+		}
+		return Found{Path: path, Dialect: d}
 	}
-	return FindState(o.dir(in), o.projectDir())
+	return FindState(o.start(in), only)
+}
+
+// start is where the search starts: --dir, else the project directory the
+// host names, else the input's cwd.
+func (o Options) start(in Input) string {
+	if o.Dir != "" {
+		return o.Dir
+	}
+	if dir := o.projectDir(); dir != "" {
+		return dir
+	}
+	return o.dir(in)
 }
 
 // Find finds the state a person's command looks at from dir.

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/loophook/loophook/criteria"
@@ -19,20 +20,37 @@ import (
 // loop system is adding a row to Dialects.
 type Dialect struct {
 	Name string
-	// File is where the state is found in a directory, a glob pattern.
+	// File is where the state is found in a directory, a glob pattern with
+	// at most one "*", which stands for one directory name.
 	File string
+	// Newest names the top-level field whose greatest value picks the file
+	// when File matches several (a file without it is the oldest); ""
+	// picks the greatest directory name.
+	Newest string
+	// Shared says File's name is not this system's alone: discovery takes
+	// a file there only when Tells says it is this dialect's.
+	Shared bool
 	// Schema is the JSON Schema, draft 2020-12, registered under ID.
 	Schema []byte
 	ID     string
-	// Tell reports whether a document found at File is this dialect's; nil
-	// means every document there is.
-	Tell func(doc map[string]any) bool
+	// Tell lists the sets of top-level names that tell a document as this
+	// dialect's, for a file named by --state or found at a Shared File: it
+	// is when it has every name of one set. nil: the dialect of a document
+	// no other dialect tells.
+	Tell [][]string
+	// Stage names the top-level field that says where the loop stands (a
+	// phase, a state), for people; "" when there is none.
+	Stage string
+	// session names the field whose value, when set, is the only host
+	// session the loop governs; "" when the file has none of that meaning.
+	session string
 	// validate lists a document's problems against Schema.
 	validate func(doc any) []string
 	// loop builds the loop from a document that passed validate.
 	loop func(doc map[string]any) *criteria.Loop
-	// Progress names the top-level fields whose change is progress for
-	// the runaway guard; nil means the whole state. Timestamps never count.
+	// Progress names the fields whose change is progress for the runaway
+	// guard, as dotted paths where "*" is every member or item; nil means
+	// the whole state. Timestamps never count.
 	Progress []string
 	// fast, when set, reads a plainly valid file in one pass (ok) or leaves
 	// it to the general path.
@@ -43,8 +61,8 @@ type Dialect struct {
 var hopeSchema []byte
 
 // Dialects are the loop systems, in the order discovery looks for them in
-// each directory.
-var Dialects = []Dialect{hope}
+// each directory (DIALECTS.md).
+var Dialects = []Dialect{hope, orchestrator, loopController, onLoop}
 
 // HopeFile is where a hope loop keeps its state, and where init writes one.
 const HopeFile = ".loop/state.json"
@@ -57,6 +75,7 @@ var hope = Dialect{
 	File:     HopeFile,
 	Schema:   hopeSchema,
 	ID:       "https://loophook.dev/schema/state.json",
+	session:  "session_id",
 	validate: validateHope,
 	loop:     hopeFromDocument,
 	fast:     decode,
@@ -85,11 +104,16 @@ func Names() []string {
 type Reading struct {
 	Loop     *criteria.Loop // nil when the file is not a valid state
 	Problems []string       // why it is not, as "pointer: message" lines
-	// Session is the file's session_id when it parses as JSON, valid or
-	// not, so that another session's broken loop stays theirs.
+	// Session is the file's session when it parses as JSON, valid or not,
+	// so that another session's broken loop stays theirs; always "" for a
+	// dialect whose file names no host session.
 	Session string
+	// Stage is where the loop stands as the file names it (on-loop's
+	// phase, the loop controller's state), for people; "" when it has none.
+	Stage string
 	// Progress fingerprints the loop's progress fields, timestamps left
-	// out; "" when the file is not JSON.
+	// out; "" when the file is not JSON, and for a dialect whose progress is
+	// the whole state (hope), which the hook fingerprints itself.
 	Progress string
 }
 
@@ -112,13 +136,90 @@ func (d Dialect) Read(data []byte) Reading {
 	}
 	var r Reading
 	obj, _ := doc.(map[string]any)
-	r.Session, _ = obj["session_id"].(string)
+	if d.session != "" {
+		r.Session, _ = obj[d.session].(string)
+	}
+	if d.Stage != "" {
+		r.Stage, _ = obj[d.Stage].(string)
+	}
+	if d.Progress != nil {
+		r.Progress = progress(doc, d.Progress)
+	}
 	if r.Problems = d.Validate(doc); len(r.Problems) > 0 {
 		return r
 	}
 	r.Loop = d.loop(obj)
 	r.Loop.Dialect = d.Name
 	return r
+}
+
+// Tells reports whether a file's bytes are this dialect's: a JSON object
+// with every name of one of the Tell sets; a file that is not a JSON object
+// is told by those names among its bytes, so that a broken file is still
+// told apart and reported rather than passed over. Only a file that holds
+// the names is parsed: telling a large state of another dialect costs a scan.
+func (d Dialect) Tells(data []byte) bool {
+	if d.Tell == nil {
+		return true
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var candidates [][]string
+	for _, set := range d.Tell {
+		if !slices.ContainsFunc(set, func(name string) bool { return !bytes.Contains(data, []byte(strconv.Quote(name))) }) {
+			candidates = append(candidates, set)
+		}
+	}
+	if len(candidates) == 0 {
+		return false
+	}
+	names, ok := memberNames(data)
+	if !ok {
+		return true
+	}
+	for _, set := range candidates {
+		if !slices.ContainsFunc(set, func(name string) bool { return !names[name] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// memberNames are the names of a JSON object's members; ok is false when
+// data is not one. The members' values are scanned, never built.
+func memberNames(data []byte) (names map[string]bool, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	names = map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, _ := t.(string)
+		if err := dec.Decode(new(skipped)); err != nil {
+			return nil, false
+		}
+		names[name] = true
+	}
+	return names, true
+}
+
+// skipped is a JSON value read past and dropped.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
+
+// Tell is the dialect of a file named by --state: the first that tells its
+// bytes as its own, else hope.
+func Tell(data []byte) Dialect {
+	for _, d := range Dialects {
+		if d.Tell != nil && d.Tells(data) {
+			return d
+		}
+	}
+	return hope
 }
 
 // Validate checks a decoded JSON document (as encoding/json decodes into
@@ -128,4 +229,26 @@ func (d Dialect) Validate(doc any) []string {
 	problems := d.validate(doc)
 	slices.Sort(problems)
 	return problems
+}
+
+// obj is v as an object; nil when it is not one.
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// list is v as an array; nil when it is not one.
+func list(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// sortedKeys are an object's names in order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

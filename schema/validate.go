@@ -11,13 +11,15 @@ import (
 )
 
 // validateHope checks a decoded JSON document against state.schema.json.
-// Every sentence a person reads of a state file's problems is in this file.
+// Every sentence a person reads from this package is in this file: a state
+// file's problems, and, at its end, what the dialects tell.
 //
 // The checks are written out in Go rather than run by a JSON Schema library,
 // because the hook starts once per turn and a general validator's start-up
 // costs more than the whole evaluation. validate_test.go holds them to the
 // schema file: it runs santhosh-tekuri/jsonschema/v5 on the same documents
-// and requires the same lines.
+// and requires the same lines. Each dialect's validate is held to its own
+// schema file the same way.
 func validateHope(doc any) []string {
 	var v validator
 	v.object(doc, "", func(obj map[string]any) {
@@ -102,6 +104,43 @@ func (v *validator) objectOf(x any, at string, check func(any, string)) {
 			check(member, at+"/"+escape(name))
 		}
 	})
+}
+
+// types checks x's type against one or more, as a schema's "type" list.
+func (v *validator) types(types ...string) func(any, string) {
+	return func(x any, at string) { v.is(x, at, types...) }
+}
+
+// required reports the members an object lacks, as "required" does.
+func (v *validator) required(obj map[string]any, at string, names ...string) {
+	var missing []string
+	for _, name := range names {
+		if _, ok := obj[name]; !ok {
+			missing = append(missing, quoteName(name))
+		}
+	}
+	if len(missing) > 0 {
+		v.fail(at, "missing properties: %s", strings.Join(missing, ", "))
+	}
+}
+
+// each checks every item of an array, as "items".
+func (v *validator) each(x any, at string, check func(any, string)) {
+	if v.is(x, at, "array") {
+		for i, item := range x.([]any) {
+			check(item, at+"/"+strconv.Itoa(i))
+		}
+	}
+}
+
+// oneOf is an enum of strings, as a checker.
+func (v *validator) oneOf(values []string) func(any, string) {
+	return func(x any, at string) { v.enum(x, at, values) }
+}
+
+// atLeast is an integer with a minimum, as a checker.
+func (v *validator) atLeast(min float64) func(any, string) {
+	return func(x any, at string) { v.integer(x, at, min) }
 }
 
 func (v *validator) str(x any, at string) { v.is(x, at, "string") }
@@ -230,6 +269,15 @@ func canonical(x any) string {
 	return jsonType(x)[:1] + string(b)
 }
 
+// quoteName quotes a member's name as the schema library does in a
+// "missing properties" message.
+func quoteName(s string) string {
+	s = strconv.Quote(s)
+	s = strings.ReplaceAll(s, `\"`, `"`)
+	s = strings.ReplaceAll(s, `'`, `\'`)
+	return "'" + s[1:len(s)-1] + "'"
+}
+
 // escape makes a JSON pointer token of a name, as RFC 6901 says.
 func escape(name string) string {
 	if !strings.ContainsAny(name, "~/") {
@@ -276,4 +324,269 @@ func position(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = int(off) - bytes.LastIndexByte(before, '\n')
 	return line, col
+}
+
+// What the dialects tell the agent and the person: waiting, failures, the
+// next step and the notes of a resumed session (DIALECTS.md).
+
+func tellOnLoopFailed(err string) string {
+	if err == "" {
+		return "on-loop failed (no error recorded); resume with /on-loop-resume"
+	}
+	return "on-loop failed: " + err + "; resume with /on-loop-resume"
+}
+
+func tellOnLoopUnknownPhase(phase string) string {
+	return "on-loop is at phase " + phase + ", which this loophook does not know (a newer on-loop?); see to the session yourself, or update loophook"
+}
+
+func tellOnLoopResume() string { return "resume with /on-loop-resume" }
+
+func tellOnLoopPhase(phase, agent string, after []string) string {
+	s := fmt.Sprintf("phase %s with the %s agent", phase, agent)
+	switch {
+	case len(after) > 0:
+		s += ", then " + strings.Join(after, ", ")
+	case phase != onLoopComplete:
+		s += ", then " + onLoopComplete
+	}
+	return s
+}
+
+func tellRetries(kind string, n, limit float64) string {
+	return fmt.Sprintf("%s %s of %s", kind, number(n), number(limit))
+}
+
+func tellOnLoopExhausted(over []string) string {
+	return "on-loop's retries are exhausted (" + strings.Join(over, ", ") + "); a person must look"
+}
+
+func tellTodo(s string) string        { return "todo: " + s }
+func tellPullRequest(s string) string { return "pull request: " + s }
+
+const (
+	criterionCapabilities = "All capabilities implemented"
+	criterionGates        = "All required gates approved"
+)
+
+func tellSystem(name, id, issue string) string {
+	var about []string
+	if id != "" && name != "" {
+		about = append(about, id)
+	}
+	if issue != "" {
+		about = append(about, "issue #"+strings.TrimPrefix(issue, "#"))
+	}
+	if name == "" {
+		name = id
+	}
+	if len(about) == 0 {
+		return name
+	}
+	return strings.TrimSpace(name + " (" + strings.Join(about, ", ") + ")")
+}
+
+func tellGate(name, status string) string {
+	if status == "" {
+		status = "no status"
+	}
+	return name + " (" + status + ")"
+}
+
+func tellGates(gates []string) string { return "gates: " + strings.Join(gates, ", ") }
+
+func tellCapability(k, total float64, current string) string {
+	if total == 0 {
+		return "capability: " + current
+	}
+	return fmt.Sprintf("capability %s of %s: %s", number(k), number(total), current)
+}
+
+func tellFailure(stage, err string) string {
+	switch {
+	case stage == "":
+		return err
+	case err == "":
+		return "a failure at " + stage
+	}
+	return stage + ": " + err
+}
+
+func tellBlocked(reason string) string {
+	if reason == "" {
+		reason = "no reason recorded"
+	}
+	return "the loop controller is BLOCKED (WAIT_FOR_HUMAN): " + reason + ". To resume, resolve it, set state in loop-state.json to the stage to resume, and run the loop controller"
+}
+
+func tellWaitForApproval(gates []string) string {
+	return "the loop controller waits for approval (WAIT_FOR_APPROVAL) of " + count(len(gates), "gate", "gates") + ": " + strings.Join(gates, ", ")
+}
+
+func tellEscalate(failures, max float64) string {
+	return fmt.Sprintf("ESCALATE: Max retries exceeded (%s failures, %s retries allowed); a person must look", number(failures), number(max))
+}
+
+func tellEscalateTotal(n int) string {
+	return fmt.Sprintf("ESCALATE: Max retries exceeded (%d failures in failures.history, %d at most before BLOCKED); a person must look", n, lcMaxFailures)
+}
+
+func tellRetry(stage, cause string, failures, max float64) string {
+	s := "RETRY " + stage
+	if stage == "" {
+		s = "RETRY the failed stage"
+	}
+	if cause != "" {
+		s += ": " + cause
+	}
+	return s + fmt.Sprintf(" (%s of %s retries used)", number(failures), number(max))
+}
+
+func tellNextState(state, next string, skills map[string]string, capability string, unapproved []string) string {
+	s := "finish " + state + " (" + skills[state] + ")"
+	if capability != "" && (state == "IMPLEMENT" || state == "TEST" || state == "VERIFY") {
+		s += " on " + capability
+	}
+	switch {
+	case state == "SHIP":
+		s += ", then COMPLETE once the PR is merged"
+	case state == "VERIFY" && next == "IMPLEMENT":
+		s += ", then IMPLEMENT (implement) the next capability"
+	case next != "":
+		s += ", then " + next + " (" + skills[next] + ")"
+	}
+	if len(unapproved) > 0 {
+		s += "; gates to approve before REVIEW and SHIP: " + strings.Join(unapproved, ", ")
+	}
+	return s
+}
+
+const (
+	criterionScope  = "scope discovered"
+	criterionAgents = "no sub-agent unfinished"
+	criterionNoGate = "no gate pending"
+)
+
+func tellSystemCriterion(name string) string { return "system " + name }
+
+func tellOrchestratorSpec(mode string, gaps []string) string {
+	switch {
+	case len(gaps) == 0:
+		return mode
+	case mode == "":
+		return strings.Join(gaps, "; ")
+	}
+	return mode + ": " + strings.Join(gaps, "; ")
+}
+
+func tellAgent(id, system string) string {
+	if system == "" || system == id {
+		return id
+	}
+	return id + " (" + system + ")"
+}
+
+func tellAgentNote(id, system, status, stage, heartbeat string) string {
+	s := "sub-agent " + tellAgent(id, system) + ": " + status
+	if stage != "" {
+		s += " at " + stage
+	}
+	if heartbeat == "" {
+		return s + ", no heartbeat"
+	}
+	return s + ", last heartbeat " + heartbeat
+}
+
+func tellOrchestratorGate(id, kind, agent, description string) string {
+	var about []string
+	for _, s := range []string{kind, agent} {
+		if s != "" {
+			about = append(about, s)
+		}
+	}
+	s := id
+	if len(about) > 0 {
+		s += " (" + strings.Join(about, ", ") + ")"
+	}
+	if description != "" {
+		s += ": " + description
+	}
+	return strings.TrimSpace(s)
+}
+
+func tellHandedOff(reason string) string {
+	if reason != "" {
+		reason = " (" + reason + ")"
+	}
+	return "the orchestrator's session was handed off" + reason + "; resume with `/orchestrator --resume`"
+}
+
+func tellWaitingGate(gates []string) string {
+	return "waiting-gate: Agent is paused, waiting for human approval of " + strings.Join(gates, "; ")
+}
+
+func tellConfirmMode(mode string, confidence any) string {
+	if c, ok := confidence.(float64); ok {
+		mode += " (confidence " + number(c) + ")"
+	}
+	return "the orchestrator detected mode " + mode + "; a person confirms it (modeDetection.confirmedByUser) or overrides it"
+}
+
+func tellRound(current, estimated any) string {
+	n, ok := current.(float64)
+	if !ok {
+		return ""
+	}
+	if e, ok := estimated.(float64); ok && e > 0 {
+		return fmt.Sprintf("loop %s of ~%s", number(n), number(e))
+	}
+	return "loop " + number(n)
+}
+
+func tellOrchestratorNext(phase, round, does, next string, left, rejected, failed []string) string {
+	s := phase
+	if round != "" {
+		s += " (" + round + ")"
+	}
+	s += ": " + does
+	if next != "" {
+		s += ", then " + next
+	}
+	if len(left) > 0 {
+		s += "; systems left: " + strings.Join(left, ", ")
+	}
+	if len(rejected) > 0 {
+		s += "; rejected gates: " + strings.Join(rejected, "; ")
+	}
+	if len(failed) > 0 {
+		s += "; failed sub-agents: " + strings.Join(failed, ", ")
+	}
+	return s
+}
+
+func tellPhaseNote(phase, round string) string {
+	if round == "" {
+		return "phase " + phase
+	}
+	return "phase " + phase + ", " + round
+}
+
+func tellSystemsDone(s []string) string      { return "systems done: " + strings.Join(s, ", ") }
+func tellSystemsLeft(s []string) string      { return "systems left: " + strings.Join(s, ", ") }
+func tellGatePending(g string) string        { return "gate pending: " + g }
+func tellResumeInstructions(s string) string { return "resume instructions: " + s }
+func tellPendingAction(s string) string      { return "pending action: " + s }
+func tellRemoveHandoff() string              { return "remove sessionHandoff from loop-state.json when you resume" }
+
+// count says "1 gate" or "3 gates".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// number prints a JSON number as a person writes it: 3, not 3e+00.
+func number(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }

@@ -10,26 +10,40 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// reference validates with santhosh-tekuri/jsonschema/v5 against the schema
-// file itself, leaf errors as "pointer: message" lines, sorted: what Validate
-// must say for every document.
-func reference(t testing.TB, doc any) []string {
+// compiled holds each dialect's schema as the library compiled it.
+var compiled sync.Map // ID → *jsonschema.Schema
+
+// compile compiles a dialect's schema file with the library, once.
+func compile(t testing.TB, d Dialect) *jsonschema.Schema {
 	t.Helper()
+	if s, ok := compiled.Load(d.ID); ok {
+		return s.(*jsonschema.Schema)
+	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(hope.ID, bytes.NewReader(hope.Schema)); err != nil {
+	if err := c.AddResource(d.ID, bytes.NewReader(d.Schema)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.Compile(hope.ID)
+	s, err := c.Compile(d.ID)
 	if err != nil {
-		t.Fatalf("the embedded schema does not compile: %v", err)
+		t.Fatalf("%s: the embedded schema does not compile: %v", d.Name, err)
 	}
-	err = s.Validate(doc)
+	compiled.Store(d.ID, s)
+	return s
+}
+
+// reference validates with santhosh-tekuri/jsonschema/v5 against the
+// dialect's schema file itself, leaf errors as "pointer: message" lines,
+// sorted: what Validate must say for every document.
+func reference(t testing.TB, d Dialect, doc any) []string {
+	t.Helper()
+	err := compile(t, d).Validate(doc)
 	if err == nil {
 		return nil
 	}
@@ -74,8 +88,16 @@ func decodeJSON(t testing.TB, data []byte) (any, bool) {
 	return doc, true
 }
 
-// documents are states good and bad, touching every keyword of the schema.
-var documents = []string{
+// documents are each dialect's states good and bad, touching every keyword
+// of its schema; every dialect is also checked on every other's.
+var documents = map[string][]string{
+	"hope":            hopeDocuments,
+	"on-loop":         onLoopDocuments,
+	"loop-controller": loopControllerDocuments,
+	"orchestrator":    orchestratorDocuments,
+}
+
+var hopeDocuments = []string{
 	`{}`,
 	`[]`,
 	`"state"`,
@@ -96,50 +118,106 @@ var documents = []string{
 	`{"metadata":[]}`, `{"metadata":null}`, `{"metadata":{"iteration":"3"}}`,
 }
 
-func TestValidateAgreesWithSchemaLibrary(t *testing.T) {
-	docs := append([]string{}, documents...)
-	for _, name := range []string{"example.json"} {
-		data, err := os.ReadFile(filepath.Join(".", name))
+var onLoopDocuments = []string{
+	`{"phase":"CODE"}`,
+	`{"phase":"DEPLOY","prompt":"p","phases_completed":["INIT","SPEC","X"],"retries":{"test_to_code":4},"max_retries":{"test_to_code":3},"error":null,"pr_url":"https://example.com/pr/1","todos":["a",{"content":"b"},3],"session_id":"any","version":"1.1"}`,
+	`{"prompt":1,"phases_completed":"INIT","retries":[],"max_retries":{"a":-1,"b":1.5,"c":"2"},"error":5,"pr_url":false,"todos":{}}`,
+	`{"phase":null,"phases_completed":[1,null],"retries":{"x":null}}`,
+	`{"phase":"FAILED","error":"boom","todos":null}`,
+}
+
+var loopControllerDocuments = []string{
+	`{"state":"IMPLEMENT"}`,
+	`{"state":"DONE","systemId":1,"systemName":null,"githubIssue":true,"blockedReason":3}`,
+	`{"state":7,"githubIssue":"#12","capabilities":{"total":-1,"completed":1.5,"current":1,"remaining":[1]},"stages":{"INIT":{"status":1},"TEST":"complete","X":{}}}`,
+	`{"systemId":"s","stages":{}}`,
+	`{"state":"FAILED","failures":{"count":"1","maxRetries":-1,"history":[{"stage":1,"error":null},"x",{"stage":"VERIFY","error":"e"}]},"gates":{"g":{"required":"yes","status":2,"approved":1},"h":true},"updatedAt":5}`,
+	`{"state":"BLOCKED","capabilities":[],"failures":{"history":{}},"gates":[],"stages":[]}`,
+	`{"state":"SHIP","githubIssue":12,"capabilities":{"remaining":"a"},"failures":[]}`,
+}
+
+var orchestratorDocuments = []string{
+	`{"currentPhase":"EXECUTE"}`,
+	`{"orchestratorId":"o","currentPhase":"DONE","mode":1,"modeDetection":{"detected":2,"confidence":"high","confirmedByUser":"no"},"currentLoop":-1}`,
+	`{"currentPhase":null,"scopeDiscovery":{"completedAt":1,"gaps":[{"description":1},"x"],"systems":[{},{"name":2},"y"],"estimatedLoops":-2},"currentLoop":1.5}`,
+	`{"currentPhase":"DETECT","subAgents":[{},{"status":"idle","id":1,"system":2,"currentStage":3,"lastHeartbeat":4},"a"],"completedSystems":[1],"gates":{"pending":[{"id":1,"agent":2,"type":3,"description":4}],"approved":{},"rejected":"x"}}`,
+	`{"currentPhase":"PLAN","sessionHandoff":{"reason":1,"resumeInstructions":2,"pendingActions":[3]},"subAgents":{},"gates":[],"scopeDiscovery":[],"modeDetection":null}`,
+	`{"currentPhase":"PLAN","sessionHandoff":null,"scopeDiscovery":{"gaps":{},"systems":{}}}`,
+	`{"currentPhase":"PLAN","sessionHandoff":"later"}`,
+}
+
+// examples are the example states shipped with each dialect.
+var examples = map[string]string{
+	"hope":            "example.json",
+	"on-loop":         "examples/on-loop/.on-loop/sessions/20260426_143052_user-management-api/state.json",
+	"loop-controller": "examples/loop-controller/domain-memory/work-orders/loop-state.json",
+	"orchestrator":    "examples/orchestrator/loop-state.json",
+}
+
+// allDocuments are every dialect's documents and examples.
+func allDocuments(t testing.TB) []string {
+	var docs []string
+	for _, d := range Dialects {
+		docs = append(docs, documents[d.Name]...)
+		data, err := os.ReadFile(filepath.FromSlash(examples[d.Name]))
 		if err != nil {
 			t.Fatal(err)
 		}
 		docs = append(docs, string(data))
 	}
-	for _, d := range docs {
-		doc, ok := decodeJSON(t, []byte(d))
-		if !ok {
-			t.Fatalf("test document is not JSON: %s", d)
-		}
-		got, want := hope.Validate(doc), reference(t, doc)
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s\n got: %q\nwant: %q", d, got, want)
-		}
+	return docs
+}
+
+func TestValidateAgreesWithSchemaLibrary(t *testing.T) {
+	docs := allDocuments(t)
+	for _, d := range Dialects {
+		t.Run(d.Name, func(t *testing.T) {
+			for _, text := range docs {
+				doc, ok := decodeJSON(t, []byte(text))
+				if !ok {
+					t.Fatalf("test document is not JSON: %s", text)
+				}
+				got, want := d.Validate(doc), reference(t, d, doc)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s\n got: %q\nwant: %q", text, got, want)
+				}
+			}
+		})
 	}
 }
 
-func TestExampleIsValid(t *testing.T) {
-	data, err := os.ReadFile("example.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, _ := decodeJSON(t, data)
-	if p := hope.Validate(doc); len(p) > 0 {
-		t.Errorf("example.json: %q", p)
+func TestExamplesAreValid(t *testing.T) {
+	for _, d := range Dialects {
+		data, err := os.ReadFile(filepath.FromSlash(examples[d.Name]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := d.Read(data)
+		if len(r.Problems) > 0 {
+			t.Errorf("%s: %q", examples[d.Name], r.Problems)
+		}
+		if got := Tell(data); got.Name != d.Name {
+			t.Errorf("%s is told as %s, not %s", examples[d.Name], got.Name, d.Name)
+		}
 	}
 }
 
 func FuzzValidate(f *testing.F) {
-	for _, d := range documents {
-		f.Add([]byte(d))
+	for _, d := range Dialects {
+		for _, text := range documents[d.Name] {
+			f.Add([]byte(text))
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, ok := decodeJSON(t, data)
 		if !ok || hasEmptyKey(doc) {
 			return
 		}
-		got, want := hope.Validate(doc), reference(t, doc)
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s\n got: %q\nwant: %q", data, got, want)
+		for _, d := range Dialects {
+			got, want := d.Validate(doc), reference(t, d, doc)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %s\n got: %q\nwant: %q", d.Name, data, got, want)
+			}
 		}
 	})
 }

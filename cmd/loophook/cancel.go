@@ -35,9 +35,13 @@ func cancelCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return fail("name the file with --state FILE", "cancel takes no arguments")
 			}
-			path, err := locateState(c.String("state"), c.String("dir"))
+			found, err := locateState(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil {
 				return err
+			}
+			path := found.Path
+			if found.Dialect.Name != schema.Hope.Name {
+				return fail(hintCancelDialect, msgCancelDialect, shown(path), found.Dialect.Name, schema.HopeFile)
 			}
 			return cancelLoop(c.App.ErrWriter, path, time.Now())
 		},

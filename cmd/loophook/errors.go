@@ -47,11 +47,12 @@ func report(stderr io.Writer, err error) int {
 	return f.code
 }
 
-// invalidState is the finding that a state file has n schema problems.
-func invalidState(name string, n int) error {
+// invalidState is the finding that a state file of a dialect has n schema
+// problems.
+func invalidState(name, dialect string, n int) error {
 	problems := "problems"
 	if n == 1 {
 		problems = "problem"
 	}
-	return &failure{msg: fmt.Sprintf(msgInvalidState, name, n, problems), code: exitFinding}
+	return &failure{msg: fmt.Sprintf(msgInvalidState, name, dialect, n, problems), code: exitFinding}
 }

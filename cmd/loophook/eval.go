@@ -111,6 +111,7 @@ type evalResult struct {
 	Reason   string          `json:"reason"`
 	Rule     criteria.Rule   `json:"rule"`
 	State    string          `json:"state,omitempty"`
+	Dialect  string          `json:"dialect,omitempty"`
 	Guard    int             `json:"guard"`
 	Problems []string        `json:"problems,omitempty"`
 	Criteria []criterionJSON `json:"criteria,omitempty"`
@@ -120,6 +121,7 @@ func evalJSON(r hook.Result) evalResult {
 	out := evalResult{OK: r.OK, Reason: r.Reason, Rule: r.Rule, Guard: r.Memory.Unchanged}
 	if r.Loaded != nil {
 		out.State = r.Loaded.Path
+		out.Dialect = r.Loaded.Dialect.Name
 		out.Problems = r.Loaded.Problems
 		if s := r.Loaded.Loop; s != nil {
 			for _, c := range s.Criteria {
@@ -141,6 +143,7 @@ func printEval(w io.Writer, r hook.Result) error {
 	fmt.Fprintf(tw, "reason:\t%s\n", r.Reason)
 	if r.Loaded != nil {
 		fmt.Fprintf(tw, "state:\t%s\n", shown(r.Loaded.Path))
+		fmt.Fprintf(tw, "dialect:\t%s\n", r.Loaded.Dialect.Name)
 		fmt.Fprintf(tw, "guard:\t%d\n", r.Memory.Unchanged)
 	}
 	if err := tw.Flush(); err != nil {

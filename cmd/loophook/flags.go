@@ -3,23 +3,28 @@ package main
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/schema"
 )
 
 // Flags shared by every command that evaluates a state.
 var (
-	stateFlag = &cli.StringFlag{Name: "state", Usage: "use `FILE` as the state instead of searching for .loop/state.json", EnvVars: []string{"LOOPHOOK_STATE"}}
-	dirFlag   = &cli.StringFlag{Name: "dir", Usage: "search for the state from `DIR` instead of the hook input's cwd", EnvVars: []string{"LOOPHOOK_DIR"}}
+	stateFlag = &cli.StringFlag{Name: "state", Usage: "use `FILE` as the state instead of searching for one; its content tells its dialect", EnvVars: []string{"LOOPHOOK_STATE"}}
+	dirFlag   = &cli.StringFlag{Name: "dir", Usage: "search for the state from `DIR` instead of the host's project directory or the hook input's cwd", EnvVars: []string{"LOOPHOOK_DIR"}}
+	// dialectFlag's usage names the dialects from the table.
+	dialectFlag = &cli.StringFlag{Name: "dialect", Usage: "read the state as dialect `D` (" + strings.Join(schema.Names(), ", ") + ") and look only for its file; default: each in turn, and a --state file's own", EnvVars: []string{"LOOPHOOK_DIALECT"}}
 )
 
 func evalFlags() []cli.Flag {
 	return []cli.Flag{
 		stateFlag,
 		dirFlag,
+		dialectFlag,
 		&cli.IntFlag{Name: "stuck-limit", Value: criteria.DefaultStuckLimit, Usage: "let the agent stop once circuitBreaker.stuckCount reaches `N`", EnvVars: []string{"LOOPHOOK_STUCK_LIMIT"}},
 		&cli.IntFlag{Name: "max-iterations", Value: criteria.DefaultMaxIterations, Usage: "iteration limit `N` for states that set no maxIterations", EnvVars: []string{"LOOPHOOK_MAX_ITERATIONS"}},
 		&cli.IntFlag{Name: "guard-limit", Value: criteria.DefaultGuardLimit, Usage: "let the agent stop after `N` stops in a row with no change to the state", EnvVars: []string{"LOOPHOOK_GUARD_LIMIT"}},
@@ -47,6 +52,7 @@ func options(c flagValues) (hook.Options, error) {
 	o := hook.Options{
 		StatePath: c.String("state"),
 		Dir:       c.String("dir"),
+		Dialect:   c.String("dialect"),
 		Limits: criteria.Limits{
 			StuckLimit:    c.Int("stuck-limit"),
 			MaxIterations: c.Int("max-iterations"),
@@ -70,6 +76,11 @@ func options(c flagValues) (hook.Options, error) {
 	for _, f := range []string{"budget", "budget-ceiling"} {
 		if v := c.Float64(f); !(v >= 0) || math.IsInf(v, 0) {
 			return o, fail("", msgAtLeastZero, f, number(v))
+		}
+	}
+	if name := c.String("dialect"); name != "" {
+		if _, err := schema.Lookup(name); err != nil {
+			return o, fail("", msgDialect, err)
 		}
 	}
 	switch c.String("on-invalid") {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/loophook/loophook/criteria"
 )
 
 var update = flag.Bool("u", false, "update the expected output inside the testscripts")
@@ -53,6 +56,12 @@ func params(dir string) testscript.Params {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".home", ".config"))
 			env.Setenv("NO_COLOR", "1")
+			// The example states that ship with loophook, read in place.
+			examples, err := filepath.Abs("../../schema/examples")
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -60,7 +69,34 @@ func params(dir string) testscript.Params {
 			"expand":  expand,
 			"genfile": genfile,
 		},
+		Condition: ruleCondition,
 	}
+}
+
+// ruleCondition is [rule:NAME]: true when criteria decides rule NAME for a
+// loop that a dialect reads as waiting, failed or exhausted. The dialects
+// tell the loop model these before every rule that reads them has landed;
+// a script's lines under the condition run as soon as criteria has it.
+func ruleCondition(cond string) (bool, error) {
+	name, ok := strings.CutPrefix(cond, "rule:")
+	if !ok {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	l := &criteria.Loop{Criteria: criteria.CriteriaOf(criteria.Criterion{Name: "c"})}
+	want := criteria.Rule(name)
+	switch name {
+	case "waiting":
+		l.Waiting = "a person must act"
+	case "failed":
+		l.Failed = "it broke"
+	case "exhausted":
+		l.Exhausted = "retries exhausted"
+		want = criteria.RuleCircuitOpen
+	default:
+		return false, fmt.Errorf("unknown rule condition %q", cond)
+	}
+	v := criteria.Decide(criteria.Evaluation{Path: "state.json", Loop: l}, criteria.DefaultLimits())
+	return v.Rule == want, nil
 }
 
 // expand copies a file, replacing $VARS with the script's environment, so

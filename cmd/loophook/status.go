@@ -22,7 +22,9 @@ func statusCommand() *cli.Command {
 		Description: "Prints the spec, the iteration and its limit, each criterion met or not and how it was\n" +
 			"verified, the steps done and left, the stuck count, the runaway guard's count and the\n" +
 			"rule that last decided (from the hook's memory in .loop/.loophook/), and the verdict\n" +
-			"the Stop hook would give now. Reads; never writes.\n" +
+			"the Stop hook would give now. For another loop system's state (--dialect), its phase or\n" +
+			"stage, what it waits for, the next step and what a resumed agent is told.\n" +
+			"Reads; never writes.\n" +
 			"The guard is the --session's; without it, the state's session_id's, else the session\n" +
 			"the hook saw last.\n" +
 			"Exit 0: shown. 1: the state is invalid (its problems are shown). 2: no state, or unreadable.\n\n" +
@@ -57,7 +59,8 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
 			}
-			o.StatePath = path
+			// The file found, read as the dialect it was found as.
+			o.StatePath, o.Dialect = path, found.Dialect.Name
 			// A dry run of the turn's first stop: memory errors were said above.
 			r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 			st := statusOf(r, o.Limits, shown(path), session, mem)
@@ -70,14 +73,14 @@ func statusCommand() *cli.Command {
 				return err
 			}
 			if !st.Valid {
-				return invalidState(st.State, len(st.Problems))
+				return invalidState(st.State, st.Dialect, len(st.Problems))
 			}
 			return nil
 		},
 	}
 }
 
-// locateState is the state file a person's command works on: --state, else
+// findLoop is the state file a person's command works on: --state, else
 // the one the hook would find from --dir or here.
 func findLoop(o hook.Options) (hook.Found, error) {
 	if o.StatePath != "" {
@@ -95,7 +98,13 @@ func findLoop(o hook.Options) (hook.Found, error) {
 	if found := o.Find(dir); found.Path != "" {
 		return found, nil
 	}
-	return hook.Found{}, fail(hintInit, msgNoState, schema.HopeFile, dir)
+	files := []string{}
+	for _, d := range schema.Dialects {
+		if o.Dialect == "" || o.Dialect == d.Name {
+			files = append(files, d.File)
+		}
+	}
+	return hook.Found{}, fail(hintInit, msgNoState, dir, strings.Join(files, ", "))
 }
 
 // statusSession is the session whose guard status shows: the one named, else
@@ -117,6 +126,7 @@ func statusSession(c *cli.Context, path, stateSession string) string {
 // statusReport is what status shows, and its --json.
 type statusReport struct {
 	State      string        `json:"state"`
+	Dialect    string        `json:"dialect"`
 	Valid      bool          `json:"valid"`
 	Problems   []string      `json:"problems,omitempty"`
 	Loop       *loopReport   `json:"loop,omitempty"`
@@ -146,6 +156,14 @@ type loopReport struct {
 	Criteria       []criterionJSON `json:"criteria"`
 	CompletedSteps []string        `json:"completedSteps"`
 	RemainingSteps []string        `json:"remainingSteps"`
+	// Where another loop system's loop stands, and what it tells.
+	Stage     string   `json:"stage,omitempty"`
+	DoneClaim bool     `json:"doneClaim,omitempty"`
+	Waiting   string   `json:"waiting,omitempty"`
+	Failed    string   `json:"failed,omitempty"`
+	Exhausted string   `json:"exhausted,omitempty"`
+	NextStep  string   `json:"nextStep,omitempty"`
+	Notes     []string `json:"notes,omitempty"`
 }
 
 type verdictReport struct {
@@ -158,11 +176,15 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 	st := statusReport{
 		State:      path,
 		Valid:      r.Loaded != nil && r.Loaded.Loop != nil,
+		Dialect:    schema.Hope.Name,
 		Session:    session,
 		Guard:      mem.Unchanged,
 		GuardLimit: lim.GuardLimit,
 		LastRule:   mem.Rule,
 		Verdict:    verdictReport{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
+	}
+	if r.Loaded != nil {
+		st.Dialect = r.Loaded.Dialect.Name
 	}
 	if !st.Valid {
 		if r.Loaded != nil {
@@ -183,6 +205,13 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 		Criteria:       []criterionJSON{},
 		CompletedSteps: append([]string{}, s.CompletedSteps...),
 		RemainingSteps: append([]string{}, s.RemainingSteps...),
+		Stage:          r.Loaded.Stage,
+		DoneClaim:      s.DoneClaim,
+		Waiting:        s.Waiting,
+		Failed:         s.Failed,
+		Exhausted:      s.Exhausted,
+		NextStep:       s.NextStep,
+		Notes:          s.Notes,
 	}
 	if l.Status == "" {
 		l.Status = "in_progress"
@@ -208,22 +237,37 @@ const (
 func printStatus(w io.Writer, st statusReport, colour bool) error {
 	var g grid
 	g.row(cell{text: "state:"}, cell{text: st.State})
+	g.row(cell{text: "dialect:"}, cell{text: st.Dialect})
 	if l := st.Loop; l != nil {
 		spec := oneLine(l.Spec)
 		if spec == "" {
 			spec = "-"
 		}
 		g.row(cell{text: "spec:"}, cell{text: spec})
-		g.row(cell{text: "status:"}, cell{text: l.Status})
-		g.row(cell{text: "iteration:"}, cell{text: number(l.Iteration) + " of " + number(l.MaxIterations)})
-		g.row(cell{text: "stuck:"}, cell{text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
-		switch {
-		case l.Budget != nil:
-			g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " of " + number(*l.Budget)})
-		case l.Cost > 0:
-			g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " (no budget)"})
+		if st.Dialect == schema.Hope.Name {
+			g.row(cell{text: "status:"}, cell{text: l.Status})
+			g.row(cell{text: "iteration:"}, cell{text: number(l.Iteration) + " of " + number(l.MaxIterations)})
+			g.row(cell{text: "stuck:"}, cell{text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
+			switch {
+			case l.Budget != nil:
+				g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " of " + number(*l.Budget)})
+			case l.Cost > 0:
+				g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " (no budget)"})
+			}
+			g.row(cell{text: "exit signal:"}, cell{text: strconv.FormatBool(l.ExitSignal)})
+		} else {
+			g.row(cell{text: "stage:"}, cell{text: oneLine(l.Stage)})
 		}
-		g.row(cell{text: "exit signal:"}, cell{text: strconv.FormatBool(l.ExitSignal)})
+		for _, r := range []struct{ label, text string }{
+			{"waiting:", l.Waiting}, {"failed:", l.Failed}, {"exhausted:", l.Exhausted},
+		} {
+			if r.text != "" {
+				g.row(cell{text: r.label}, cell{text: oneLine(r.text)})
+			}
+		}
+		if l.DoneClaim {
+			g.row(cell{text: "done claim:"}, cell{text: "yes"})
+		}
 		met := 0
 		for _, c := range l.Criteria {
 			if c.Met {
@@ -233,6 +277,9 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 		g.row(cell{text: "criteria:"}, cell{text: fmt.Sprintf("%d of %d met", met, len(l.Criteria))})
 		if n := len(l.CompletedSteps) + len(l.RemainingSteps); n > 0 {
 			g.row(cell{text: "steps:"}, cell{text: fmt.Sprintf("%d of %d done", len(l.CompletedSteps), n)})
+		}
+		if l.NextStep != "" {
+			g.row(cell{text: "next step:"}, cell{text: oneLine(l.NextStep)})
 		}
 	} else {
 		g.row(cell{text: "problems:"}, cell{text: strconv.Itoa(len(st.Problems))})
@@ -299,6 +346,17 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 			}
 			g.row(cell{text: oneLine(s)}, cell{text: state})
 		}
+		if err := g.write(w, colour); err != nil {
+			return err
+		}
+	}
+	if len(st.Loop.Notes) > 0 {
+		fmt.Fprintln(w)
+		g = grid{}
+		g.row(cell{"A RESUMED AGENT IS TOLD", styleBold})
+		for _, n := range st.Loop.Notes {
+			g.row(cell{text: oneLine(n)})
+		}
 		return g.write(w, colour)
 	}
 	return nil
@@ -361,9 +419,9 @@ func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// locateState is the path of the state file a person's command works on:
-// --state, else the one the hook would find from --dir or here.
-func locateState(statePath, dir string) (string, error) {
-	found, err := findLoop(hook.Options{StatePath: statePath, Dir: dir, Host: hook.Hosts[0]})
-	return found.Path, err
+// locateState is the state file a person's command works on: --state,
+// else the one the hook would find from --dir or here.
+func locateState(o hook.Options) (hook.Found, error) {
+	o.Host = hook.Hosts[0]
+	return findLoop(o)
 }

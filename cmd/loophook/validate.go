@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,50 +13,72 @@ import (
 func validateCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "validate",
-		Usage:     "check a state file against the schema, naming every problem",
+		Usage:     "check a state file against its dialect's schema, naming every problem",
 		ArgsUsage: "[FILE]",
-		Description: "Prints one line per problem, `pointer: message`, sorted by JSON pointer.\n" +
-			"Without FILE, checks the .loop/state.json the hook would find from here.\n" +
+		Description: "Prints one line per problem, `pointer: message`, sorted by JSON pointer, and names the\n" +
+			"dialect it checked against: --dialect's, else the one the file's content tells.\n" +
+			"Without FILE, checks the state the hook would find from here.\n" +
 			"Exit 0: valid. 1: invalid. 2: the file cannot be read.\n\n" +
 			"Examples:\n" +
 			"   loophook validate\n" +
-			"   loophook validate path/to/state.json",
+			"   loophook validate path/to/state.json\n" +
+			"   loophook validate --dialect orchestrator loop-state.json",
+		Flags: []cli.Flag{dialectFlag, dirFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fail("loophook validate [FILE]", "validate takes at most one file")
 			}
-			path := c.Args().First()
-			if path == "" {
-				found, err := locateState("", "")
-				if err != nil {
-					return err
+			o := hook.Options{StatePath: c.Args().First(), Dir: c.String("dir"), Dialect: c.String("dialect")}
+			if o.Dialect != "" {
+				if _, err := schema.Lookup(o.Dialect); err != nil {
+					return fail("", msgDialect, err)
 				}
-				path = shown(found)
 			}
-			data, err := hook.ReadStateFile(path)
+			path := o.StatePath
+			if path != "" {
+				if _, err := hook.ReadStateFile(path); err != nil {
+					return fail("", "%s: %v", path, err)
+				}
+			}
+			found, err := locateState(o)
+			if err != nil {
+				return err
+			}
+			if path == "" {
+				path = shown(found.Path)
+			}
+			data, err := hook.ReadStateFile(found.Path)
 			if err != nil {
 				return fail("", "%s: %v", path, err)
 			}
-			problems := schema.Hope.Read(data).Problems
+			problems := found.Dialect.Read(data).Problems
 			if len(problems) == 0 {
-				fmt.Fprintf(c.App.Writer, "%s: valid\n", path)
+				fmt.Fprintf(c.App.Writer, msgValid+"\n", path, found.Dialect.Name)
 				return nil
 			}
 			for _, p := range problems {
 				fmt.Fprintln(c.App.Writer, p)
 			}
-			return invalidState(path, len(problems))
+			return invalidState(path, found.Dialect.Name, len(problems))
 		},
 	}
 }
 
 func schemaCommand() *cli.Command {
 	return &cli.Command{
-		Name:        "schema",
-		Usage:       "print the JSON Schema (draft 2020-12) of .loop/state.json",
-		Description: "Example:\n   loophook schema > state.schema.json",
+		Name:  "schema",
+		Usage: "print the JSON Schema (draft 2020-12) of a dialect's state file",
+		Description: "Prints hope's schema (.loop/state.json), or with --dialect that dialect's: " + strings.Join(schema.Names(), ", ") + ".\n\n" +
+			"Examples:\n" +
+			"   loophook schema > state.schema.json\n" +
+			"   loophook schema --dialect on-loop",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "dialect", Value: schema.Hope.Name, Usage: "print dialect `D`'s schema", EnvVars: dialectFlag.EnvVars}},
 		Action: func(c *cli.Context) error {
-			_, err := c.App.Writer.Write(schema.Hope.Schema)
+			d, err := schema.Lookup(c.String("dialect"))
+			if err != nil {
+				return fail("", msgDialect, err)
+			}
+			_, err = c.App.Writer.Write(d.Schema)
 			return err
 		},
 	}

@@ -1,0 +1,257 @@
+package schema
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// reading is what a test expects of a dialect's reading of one document:
+// each string field holds a fragment the loop's field must contain ("" for
+// a field that must be empty), unmet the names of the criteria not met.
+type reading struct {
+	waiting, failed, exhausted, next string
+	done                             bool
+	unmet                            []string
+	notes                            []string // fragments, each in some note
+}
+
+func TestDialectReadings(t *testing.T) {
+	allPhases := `"INIT","SPEC","PLAN","CODE","TEST","SECURITY","DOC","BUILD","REVIEW","GIT"`
+	allStages := `"stages":{"INIT":{"status":"complete"},"SCAFFOLD":{"status":"complete"},"IMPLEMENT":{"status":"complete"},"TEST":{"status":"complete"},"VERIFY":{"status":"complete"},"VALIDATE":{"status":"skipped"},"DOCUMENT":{"status":"complete"},"REVIEW":{"status":"complete"},"SHIP":{"status":"complete"}}`
+	for _, c := range []struct {
+		name string
+		d    Dialect
+		doc  string
+		want reading
+	}{
+		{"on-loop at work", onLoop,
+			`{"phase":"CODE","phases_completed":["INIT","SPEC","PLAN"],"todos":["write the handler",{"content":"add a test","status":"pending"}],"pr_url":null}`,
+			reading{next: "phase CODE with the coding agent, then TEST, SECURITY, DOC, BUILD, REVIEW, GIT",
+				unmet: []string{"CODE", "TEST", "SECURITY", "DOC", "BUILD", "REVIEW", "GIT"},
+				notes: []string{"todo: write the handler", "todo: add a test (pending)"}}},
+		{"on-loop complete", onLoop,
+			`{"phase":"COMPLETE","phases_completed":[` + allPhases + `],"pr_url":"https://example.com/pr/7"}`,
+			reading{done: true, notes: []string{"pull request: https://example.com/pr/7"}}},
+		{"on-loop complete with phases missing", onLoop,
+			`{"phase":"COMPLETE","phases_completed":["INIT","SPEC","PLAN","CODE","TEST","SECURITY","DOC","BUILD","GIT"]}`,
+			reading{done: true, next: "phase REVIEW with the reviewer agent", unmet: []string{"REVIEW"}}},
+		{"on-loop failed", onLoop,
+			`{"phase":"FAILED","phases_completed":["INIT"],"error":"npm install failed"}`,
+			reading{failed: "on-loop failed: npm install failed; resume with /on-loop-resume", next: "resume with /on-loop-resume",
+				unmet: []string{"SPEC", "PLAN", "CODE", "TEST", "SECURITY", "DOC", "BUILD", "REVIEW", "GIT"}}},
+		{"on-loop retries at their limit", onLoop,
+			`{"phase":"CODE","phases_completed":[],"retries":{"test_to_code":3},"max_retries":{"test_to_code":3}}`,
+			reading{next: "phase CODE", unmet: []string{"INIT", "SPEC", "PLAN", "CODE", "TEST", "SECURITY", "DOC", "BUILD", "REVIEW", "GIT"}}},
+		{"on-loop retries past their limit", onLoop,
+			`{"phase":"CODE","phases_completed":[],"retries":{"test_to_code":1,"security_to_code":3},"max_retries":{"test_to_code":3}}`,
+			reading{exhausted: "security_to_code 3 of 2", next: "phase CODE", unmet: []string{"INIT", "SPEC", "PLAN", "CODE", "TEST", "SECURITY", "DOC", "BUILD", "REVIEW", "GIT"}}},
+		{"on-loop unknown phase", onLoop,
+			`{"phase":"DEPLOY","phases_completed":[` + allPhases + `]}`,
+			reading{waiting: "on-loop is at phase DEPLOY, which this loophook does not know"}},
+
+		{"loop-controller implementing, gates pending", loopController,
+			`{"state":"IMPLEMENT","stages":{"INIT":{"status":"complete"},"SCAFFOLD":{"status":"complete"}},"capabilities":{"total":5,"completed":2,"current":"assign","remaining":["a","b"]},"gates":{"security":{"required":true,"status":"pending"},"database":{"required":true,"status":"approved"}}}`,
+			reading{next: "finish IMPLEMENT (implement) on capability 3 of 5: assign, then TEST (test-generation); gates to approve before REVIEW and SHIP: security (pending)",
+				unmet: []string{"IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP", criterionCapabilities, criterionGates},
+				notes: []string{"capability 3 of 5: assign", "gates: database (approved), security (pending)"}}},
+		{"loop-controller verify with capabilities left", loopController,
+			`{"state":"VERIFY","capabilities":{"remaining":["a"]}}`,
+			reading{next: "finish VERIFY (code-verification), then IMPLEMENT (implement) the next capability",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP", criterionCapabilities}}},
+		{"loop-controller blocked", loopController,
+			`{"state":"BLOCKED","failures":{"history":[{"stage":"VERIFY","error":"flaky test"}]}}`,
+			reading{waiting: "BLOCKED (WAIT_FOR_HUMAN): VERIFY: flaky test",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP"}}},
+		{"loop-controller blocked with a reason", loopController,
+			`{"state":"BLOCKED","blockedReason":"needs a DBA","failures":{"history":[{"stage":"VERIFY","error":"flaky test"}]}}`,
+			reading{waiting: "BLOCKED (WAIT_FOR_HUMAN): needs a DBA",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP"}}},
+		{"loop-controller review waits for a required gate", loopController,
+			`{"state":"REVIEW","gates":{"deploy":{"required":true,"status":"pending"},"ux":{"required":false,"status":"requested"}}}`,
+			reading{waiting: "WAIT_FOR_APPROVAL) of 2 gates: deploy (pending), ux (requested)",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP", criterionGates}}},
+		{"loop-controller requested gate waits at any stage", loopController,
+			`{"state":"TEST","gates":{"ux":{"status":"requested"}}}`,
+			reading{waiting: "of 1 gate: ux (requested)",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP"}}},
+		{"loop-controller failed with retries left", loopController,
+			`{"state":"FAILED","failures":{"count":2,"history":[{"stage":"TEST","error":"x"},{"stage":"VERIFY","error":"lint"}]}}`,
+			reading{next: "RETRY VERIFY: lint (2 of 3 retries used)",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP"}}},
+		{"loop-controller failed, retries used up", loopController,
+			`{"state":"FAILED","failures":{"count":2,"maxRetries":2,"history":[{"stage":"VERIFY","error":"lint"}]}}`,
+			reading{exhausted: "ESCALATE: Max retries exceeded (2 failures, 2 retries allowed)",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP"}}},
+		{"loop-controller failed ten times", loopController,
+			`{"state":"FAILED","failures":{"count":0,"history":[{},{},{},{},{},{},{},{},{},{}]}}`,
+			reading{exhausted: "10 failures in failures.history",
+				unmet: []string{"INIT", "SCAFFOLD", "IMPLEMENT", "TEST", "VERIFY", "VALIDATE", "DOCUMENT", "REVIEW", "SHIP"}}},
+		{"loop-controller complete", loopController,
+			`{"state":"COMPLETE",` + allStages + `,"capabilities":{"total":2,"completed":2,"remaining":[]},"gates":{"deploy":{"required":true,"status":"approved"}}}`,
+			reading{done: true, notes: []string{"gates: deploy (approved)"}}},
+
+		{"orchestrator executing", orchestrator,
+			`{"currentPhase":"EXECUTE","currentLoop":2,"scopeDiscovery":{"completedAt":"t","systems":[{"name":"api"},{"name":"ui"}],"estimatedLoops":3},"completedSystems":["api"],"subAgents":[{"id":"agent-ui","system":"ui","status":"running","lastHeartbeat":"2026-01-21T10:45:00Z"},{"id":"agent-db","status":"failed"}],"gates":{"rejected":[{"id":"gate-002","type":"visual-review"}]}}`,
+			reading{next: "EXECUTE (loop 2 of ~3): running engineering loop, spawning agents, then RETROSPECT; systems left: ui; rejected gates: gate-002 (visual-review); failed sub-agents: agent-db",
+				unmet: []string{"system ui", criterionAgents},
+				notes: []string{"phase EXECUTE, loop 2 of ~3", "systems done: api", "systems left: ui", "sub-agent agent-ui (ui): running, last heartbeat 2026-01-21T10:45:00Z", "sub-agent agent-db: failed, no heartbeat"}}},
+		{"orchestrator handed off", orchestrator,
+			`{"currentPhase":"EXECUTE","sessionHandoff":{"reason":"session-end","resumeInstructions":"Continue with agent-testing","pendingActions":["Merge ui-polish branch","Run full test suite"]}}`,
+			reading{waiting: "handed off (session-end); resume with `/orchestrator --resume`", next: "EXECUTE",
+				unmet: []string{criterionScope},
+				notes: []string{"resume instructions: Continue with agent-testing", "pending action: Merge ui-polish branch", "pending action: Run full test suite", "remove sessionHandoff"}}},
+		{"orchestrator gate pending, nobody working", orchestrator,
+			`{"currentPhase":"EXECUTE","subAgents":[{"id":"a","status":"waiting-gate"}],"gates":{"pending":[{"id":"gate-001","agent":"a","type":"visual-review","description":"dark mode"}]}}`,
+			reading{waiting: "waiting-gate: Agent is paused, waiting for human approval of gate-001 (visual-review, a): dark mode", next: "EXECUTE",
+				unmet: []string{criterionScope, criterionAgents, criterionNoGate},
+				notes: []string{"gate pending: gate-001 (visual-review, a): dark mode"}}},
+		{"orchestrator gate pending while an agent runs", orchestrator,
+			`{"currentPhase":"EXECUTE","subAgents":[{"id":"a","status":"running"}],"gates":{"pending":[{"id":"gate-001"}]}}`,
+			reading{next: "EXECUTE", unmet: []string{criterionScope, criterionAgents, criterionNoGate}}},
+		{"orchestrator mode to confirm", orchestrator,
+			`{"currentPhase":"DETECT","modeDetection":{"detected":"brownfield-polish","confidence":0.87,"confirmedByUser":false}}`,
+			reading{waiting: "detected mode brownfield-polish (confidence 0.87); a person confirms it", next: "DETECT",
+				unmet: []string{criterionScope}}},
+		{"orchestrator mode confirmed", orchestrator,
+			`{"currentPhase":"DETECT","modeDetection":{"detected":"brownfield-polish","confirmedByUser":true}}`,
+			reading{next: "DETECT: gathering signals, classifying mode, then DISCOVER", unmet: []string{criterionScope}}},
+		{"orchestrator complete", orchestrator,
+			`{"currentPhase":"COMPLETE","scopeDiscovery":{"completedAt":"t","systems":[{"name":"api"}]},"completedSystems":["api"],"subAgents":[{"status":"completed"}]}`,
+			reading{done: true, next: "COMPLETE"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.d.Read([]byte(c.doc))
+			if len(r.Problems) > 0 {
+				t.Fatalf("problems: %q", r.Problems)
+			}
+			l := r.Loop
+			for _, f := range []struct{ name, got, want string }{
+				{"Waiting", l.Waiting, c.want.waiting},
+				{"Failed", l.Failed, c.want.failed},
+				{"Exhausted", l.Exhausted, c.want.exhausted},
+				{"NextStep", l.NextStep, c.want.next},
+			} {
+				if f.want == "" && f.got != "" || !strings.Contains(f.got, f.want) {
+					t.Errorf("%s = %q, want %q", f.name, f.got, f.want)
+				}
+			}
+			if l.DoneClaim != c.want.done || l.ExitSignal != c.want.done || !l.HasExitSignal {
+				t.Errorf("done claim %v, exit signal %v (has %v); want %v", l.DoneClaim, l.ExitSignal, l.HasExitSignal, c.want.done)
+			}
+			unmet, _ := l.Unmet(100)
+			if !slices.Equal(unmet, c.want.unmet) {
+				t.Errorf("unmet %q, want %q", unmet, c.want.unmet)
+			}
+			for _, want := range c.want.notes {
+				if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+					t.Errorf("no note holds %q: %q", want, l.Notes)
+				}
+			}
+			if r.Session != "" || l.SessionID != "" {
+				t.Errorf("session %q / %q: a dialect without a host session has none", r.Session, l.SessionID)
+			}
+			if l.Dialect != c.d.Name {
+				t.Errorf("dialect %q", l.Dialect)
+			}
+		})
+	}
+}
+
+// on-loop's session_id is its own: it never binds the loop to a host session.
+func TestOnLoopSessionIsItsOwn(t *testing.T) {
+	r := onLoop.Read([]byte(`{"phase":"CODE","session_id":"20260426_143052_x"}`))
+	if r.Session != "" || r.Loop.SessionID != "" {
+		t.Errorf("session %q / %q", r.Session, r.Loop.SessionID)
+	}
+	r = onLoop.Read([]byte(`{"phase":7,"session_id":"20260426_143052_x"}`))
+	if r.Session != "" {
+		t.Errorf("an invalid on-loop state has session %q", r.Session)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	for _, c := range []struct {
+		d            Dialect
+		a, b         string
+		wantProgress bool
+	}{
+		{onLoop, `{"phase":"CODE","updated_at":"1"}`, `{"phase":"CODE","updated_at":"2"}`, false},
+		{onLoop, `{"phase":"CODE","current_agent":"coding"}`, `{"phase":"CODE","current_agent":"x"}`, false},
+		{onLoop, `{"phase":"CODE"}`, `{"phase":"TEST"}`, true},
+		{onLoop, `{"phase":"CODE","todos":[{"t":"a","doneAt":"1"}]}`, `{"phase":"CODE","todos":[{"t":"a","doneAt":"2"}]}`, false},
+		{onLoop, `{"phase":"CODE","todos":["a"]}`, `{"phase":"CODE","todos":["a","b"]}`, true},
+		{onLoop, `{"phase":"CODE","retries":{"a":1}}`, `{"phase":"CODE","retries":{"a":2}}`, true},
+		{loopController, `{"state":"TEST","stages":{"TEST":{"status":"in-progress","startedAt":"1"}},"updatedAt":"1"}`, `{"state":"TEST","stages":{"TEST":{"status":"in-progress","startedAt":"2"}},"updatedAt":"2"}`, false},
+		{loopController, `{"state":"TEST","stages":{"TEST":{"status":"in-progress"}}}`, `{"state":"TEST","stages":{"TEST":{"status":"complete"}}}`, true},
+		{loopController, `{"state":"TEST","capabilities":{"completed":1}}`, `{"state":"TEST","capabilities":{"completed":2}}`, true},
+		{loopController, `{"state":"TEST","failures":{"count":1}}`, `{"state":"TEST","failures":{"count":2}}`, true},
+		{loopController, `{"state":"TEST","checkpoints":[]}`, `{"state":"TEST","checkpoints":[{"hash":"a"}]}`, false},
+		{orchestrator, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","lastHeartbeat":"1","progress":"a"}]}`, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","lastHeartbeat":"2","progress":"b"}]}`, false},
+		{orchestrator, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running"}]}`, `{"currentPhase":"EXECUTE","subAgents":[{"status":"completed"}]}`, true},
+		{orchestrator, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g","requestedAt":"1"}]}}`, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g","requestedAt":"2"}]}}`, false},
+		{orchestrator, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g"}]}}`, `{"currentPhase":"EXECUTE","gates":{"pending":[],"approved":[{"id":"g"}]}}`, true},
+		{orchestrator, `{"currentPhase":"EXECUTE","currentLoop":1}`, `{"currentPhase":"EXECUTE","currentLoop":2}`, true},
+	} {
+		pa, pb := c.d.Read([]byte(c.a)).Progress, c.d.Read([]byte(c.b)).Progress
+		if pa == "" || pb == "" {
+			t.Fatalf("%s: no progress fingerprint", c.d.Name)
+		}
+		if (pa != pb) != c.wantProgress {
+			t.Errorf("%s: %s → %s: progress %v, want %v", c.d.Name, c.a, c.b, pa != pb, c.wantProgress)
+		}
+	}
+}
+
+func TestTell(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{`{"criteria":["a"]}`, "hope"},
+		{`{"phase":"CODE"}`, "hope"}, // a hope loop may keep a phase of its own
+		{`{"phase":"CODE","phases_completed":[]}`, "on-loop"},
+		{`{"systemId":"s","state":"INIT","stages":{}}`, "loop-controller"},
+		{`{"orchestratorId":"o"}`, "orchestrator"},
+		{`{"currentPhase":"PLAN"}`, "orchestrator"},
+		{`{"currentPhase": "PLAN",`, "orchestrator"}, // broken, and still told
+		{`not json "phase" "phases_completed"`, "on-loop"},
+		{`not json "phases_completed"`, "hope"},
+		{`{"spec":"x","notes":{"currentPhase":"PLAN"}}`, "hope"}, // not at the top
+		{`not json`, "hope"},
+		{`[1]`, "hope"},
+	} {
+		if got := Tell([]byte(c.doc)).Name; got != c.want {
+			t.Errorf("%s: told %s, want %s", c.doc, got, c.want)
+		}
+	}
+}
+
+// FuzzRead: any bytes, read as each dialect, give a loop or problems, never
+// both and never a panic; a loop only from what the schema accepts, with
+// criteria, and no host session where the file names none.
+func FuzzRead(f *testing.F) {
+	for _, d := range Dialects {
+		for _, text := range documents[d.Name] {
+			f.Add([]byte(text))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, d := range Dialects {
+			r := d.Read(data)
+			if (r.Loop == nil) == (len(r.Problems) == 0) {
+				t.Fatalf("%s: loop %v with problems %q", d.Name, r.Loop != nil, r.Problems)
+			}
+			if d.session == "" && r.Session != "" {
+				t.Fatalf("%s: session %q", d.Name, r.Session)
+			}
+			if r.Loop == nil || d.Name == hope.Name {
+				continue
+			}
+			if r.Loop.Criteria.Len() == 0 {
+				t.Fatalf("%s: no criteria", d.Name)
+			}
+			if r.Progress == "" {
+				t.Fatalf("%s: no progress fingerprint", d.Name)
+			}
+			d.Tells(data)
+		}
+	})
+}
