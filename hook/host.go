@@ -16,6 +16,9 @@ import (
 // project. Adding a host is adding a row to Hosts.
 type Host struct {
 	Name string
+	// Title names the host for the agent ("governed by loophook for …");
+	// "" for a protocol that is not one host's.
+	Title string
 	// ReadInput reads the host's hook input.
 	ReadInput func(r io.Reader) (Input, error)
 	// Stop renders a Stop verdict.
@@ -42,26 +45,79 @@ var Hosts = []Host{
 		ProjectDir:  []string{"CLAUDE_PROJECT_DIR"},
 	},
 	{
-		Name:      "claude",
-		ReadInput: ReadInput,
+		Name:         "claude",
+		Title:        "Claude Code",
+		ReadInput:    ReadInput,
+		Stop:         blockOrTell,
+		SessionStart: hookSpecificContext,
+		LastMessage:  claudeLastMessage,
+		ProjectDir:   []string{"CLAUDE_PROJECT_DIR"},
+	},
+	{
+		// Codex rejects any key of a Stop answer but its own, and an empty
+		// reason; no variable names the project, so the search starts at cwd.
+		Name:         "codex",
+		Title:        "Codex CLI",
+		ReadInput:    readCodexInput,
+		Stop:         blockOrTell,
+		SessionStart: hookSpecificContext,
+		LastMessage:  codexLastMessage,
+	},
+	{
+		Name:         "gemini",
+		Title:        "Gemini CLI",
+		ReadInput:    readGeminiInput,
+		Stop:         blockOrTell,
+		SessionStart: hookSpecificContext,
+		LastMessage:  geminiLastMessage,
+		ProjectDir:   []string{"GEMINI_PROJECT_DIR"},
+	},
+	{
+		// Copilot shows a systemMessage nowhere, and takes the session's
+		// context at the top level.
+		Name:      "copilot",
+		Title:     "Copilot CLI",
+		ReadInput: readCopilotInput,
 		Stop: func(v criteria.Verdict) any {
-			switch {
-			case !v.OK:
-				return block{Decision: "block", Reason: v.Reason}
-			case v.Rule.Tells():
-				return message{SystemMessage: Prefix + v.Reason}
+			if b, ok := blocks(v); ok {
+				return b
 			}
 			return message{}
 		},
-		SessionStart: func(context string) any {
-			if context == "" {
-				return message{}
-			}
-			return sessionContext{HookSpecificOutput: hookContext{HookEventName: "SessionStart", AdditionalContext: context}}
-		},
-		LastMessage: claudeLastMessage,
-		ProjectDir:  []string{"CLAUDE_PROJECT_DIR"},
+		SessionStart: func(context string) any { return topContext{AdditionalContext: context} },
+		LastMessage:  copilotLastMessage,
+		ProjectDir:   []string{"COPILOT_PROJECT_DIR"},
 	},
+}
+
+// blocks is the block that keeps the agent working, when the verdict says
+// so. A block needs a reason: Codex and Copilot reject one without, and the
+// agent would stop all the same, so an empty reason lets it go.
+func blocks(v criteria.Verdict) (block, bool) {
+	if v.OK || strings.TrimSpace(v.Reason) == "" {
+		return block{}, false
+	}
+	return block{Decision: "block", Reason: v.Reason}, true
+}
+
+// blockOrTell blocks, or lets go with a message when the person must see why.
+func blockOrTell(v criteria.Verdict) any {
+	if b, ok := blocks(v); ok {
+		return b
+	}
+	if v.Rule.Tells() && v.Reason != "" {
+		return message{SystemMessage: Prefix + v.Reason}
+	}
+	return message{}
+}
+
+// hookSpecificContext is the SessionStart answer of Claude Code, Codex and
+// Gemini CLI: the context under hookSpecificOutput, else {}.
+func hookSpecificContext(context string) any {
+	if context == "" {
+		return message{}
+	}
+	return sessionContext{HookSpecificOutput: hookContext{HookEventName: "SessionStart", AdditionalContext: context}}
 }
 
 // Prefix starts every message loophook writes for a person.
@@ -77,7 +133,8 @@ func LookupHost(name string) (Host, error) {
 		names = append(names, h.Name)
 	}
 	slices.Sort(names)
-	return Host{}, fmt.Errorf("unknown protocol %q (want %s)", name, strings.Join(names, " or "))
+	last := len(names) - 1
+	return Host{}, fmt.Errorf("unknown protocol %q (want %s or %s)", name, strings.Join(names[:last], ", "), names[last])
 }
 
 // claudeLastMessage is the input's last_assistant_message, else the last
@@ -102,6 +159,11 @@ type block struct {
 // message is {} when there is nothing for the person to see.
 type message struct {
 	SystemMessage string `json:"systemMessage,omitempty"`
+}
+
+// topContext is {} when there is no context.
+type topContext struct {
+	AdditionalContext string `json:"additionalContext,omitempty"`
 }
 
 type sessionContext struct {

@@ -22,6 +22,9 @@ type Input struct {
 	Cwd                  string
 	StopHookActive       bool
 	LastAssistantMessage *string
+	TurnID               string  // Codex: the same for every stop of a turn
+	PromptResponse       *string // Gemini: every text of the prompt chain
+	Timestamp            int64   // Copilot: the stop's time, epoch ms; 0 unknown
 }
 
 // wireInput is Input as it arrives. session_id and stop_hook_active decide
@@ -46,33 +49,44 @@ func optional(raw json.RawMessage) *string {
 	return &s
 }
 
-// ReadInput reads exactly one JSON object from r.
+// ReadInput reads exactly one JSON object from r, in Claude Code's fields.
 func ReadInput(r io.Reader) (Input, error) {
-	var in Input
 	var w wireInput
-	data, err := readStdin(r)
-	if err != nil {
-		return in, err
+	if err := readObject(r, &w); err != nil {
+		return Input{}, err
 	}
-	if len(data) > MaxInput {
-		return in, fmt.Errorf(inputTooLarge, MaxInput>>20)
-	}
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return in, errors.New(inputEmpty)
-	}
-	if data[0] != '{' {
-		return in, errors.New(inputNotObject)
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return in, fmt.Errorf(inputNotJSON, schema.JSONError(data, err))
-	}
-	in = Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: optional(w.LastAssistantMessage)}
+	return w.input(), nil
+}
+
+func (w wireInput) input() Input {
+	in := Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: optional(w.LastAssistantMessage)}
 	if p := optional(w.TranscriptPath); p != nil {
 		in.TranscriptPath = *p
 	}
 	if p := optional(w.Cwd); p != nil {
 		in.Cwd = *p
 	}
-	return in, nil
+	return in
+}
+
+// readObject reads exactly one JSON object from r into v.
+func readObject(r io.Reader, v any) error {
+	data, err := readStdin(r)
+	if err != nil {
+		return err
+	}
+	if len(data) > MaxInput {
+		return fmt.Errorf(inputTooLarge, MaxInput>>20)
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return errors.New(inputEmpty)
+	}
+	if data[0] != '{' {
+		return errors.New(inputNotObject)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf(inputNotJSON, schema.JSONError(data, err))
+	}
+	return nil
 }

@@ -30,6 +30,15 @@ func TestPanicLetsTheAgentStop(t *testing.T) {
 		{"claude",
 			`{}`,
 			`{}`},
+		{"codex",
+			`{}`,
+			`{}`},
+		{"gemini",
+			`{}`,
+			`{}`},
+		{"copilot",
+			`{}`,
+			`{}`},
 	} {
 		t.Run(tc.protocol, func(t *testing.T) {
 			o := Options{Host: host(tc.protocol), Limits: criteria.DefaultLimits()}

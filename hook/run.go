@@ -49,6 +49,7 @@ type Result struct {
 	criteria.Verdict
 	Loaded  *Loaded // nil when there is no state file
 	Session string
+	Host    string // the host's name: whose session this is
 	Memory  Memory // the session's memory after the evaluation
 	Context string // for a session start: what the agent is told
 }
@@ -94,7 +95,7 @@ func (o Options) answer(ev Event, r Result) any {
 // the session's memory under its lock, as the hook does; without, it only
 // reads the memory, as a person's dry run does.
 func Evaluate(o Options, in Input, remember bool) Result {
-	r := Result{Session: in.SessionID}
+	r := Result{Session: in.SessionID, Host: o.Host.Name}
 	found := o.find(in)
 	if found.Path == "" {
 		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID}, o.Limits)
@@ -160,7 +161,7 @@ func (o Options) journal(dir string, r Result, l *Loaded, in Input, changed bool
 // Begin answers a session start: the loop's context when an in-progress
 // loop governs this session, and a reset of its guard count.
 func Begin(o Options, in Input) Result {
-	r := Result{Session: in.SessionID}
+	r := Result{Session: in.SessionID, Host: o.Host.Name}
 	found := o.find(in)
 	if found.Path == "" {
 		return r
@@ -184,6 +185,9 @@ func Begin(o Options, in Input) Result {
 		// Waiting and failed loops too: a resumed agent is told what its
 		// loop waits for, or how it failed.
 		r.Context = criteria.Context(o.display(found.Path, in), l.Loop, o.Limits)
+	}
+	if r.Context != "" && o.Host.Title != "" {
+		r.Context += fmt.Sprintf(contextHost, o.Host.Title)
 	}
 	return r
 }

@@ -16,9 +16,20 @@ const (
 	tailLimit = 32 << 20
 )
 
+// A lineParser returns the assistant text of one transcript line when the
+// line is the message looked for. Lines come last first; a parser may keep
+// state between them (Copilot's looks for a marker line first).
+type lineParser func(line []byte) (string, bool)
+
 // LastAssistantText returns the text of the last assistant message in a
 // Claude Code transcript (JSON Lines), reading the file backwards from its end.
 func LastAssistantText(path string) (string, error) {
+	return lastText(path, func() lineParser { return assistantText })
+}
+
+// lastText opens the transcript at path and scans it from its end with the
+// parser parse makes.
+func lastText(path string, parse func() lineParser) (string, error) {
 	if path == "" {
 		return "", errors.New(transcriptNone)
 	}
@@ -30,13 +41,19 @@ func LastAssistantText(path string) (string, error) {
 		return "", fmt.Errorf(transcriptError, cause(err))
 	}
 	defer f.Close()
-	return lastAssistantText(f, fi.Size())
+	return scanBack(f, fi.Size(), parse())
 }
 
-// lastAssistantText scans lines from the end of r, whose size is size. Lines
-// that fit in a block are checked in place; a longer line is read whole only
-// when it could be a message (maxLine), so a 50 MB line costs one skip.
+// lastAssistantText scans a Claude Code transcript from the end of r.
 func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
+	return scanBack(r, size, assistantText)
+}
+
+// scanBack scans lines from the end of r, whose size is size, until parse
+// takes one. Lines that fit in a block are checked in place; a longer line
+// is read whole only when it could be a message (maxLine), so a 50 MB line
+// costs one skip.
+func scanBack(r io.ReaderAt, size int64, parse lineParser) (string, error) {
 	buf := make([]byte, tailBlock)
 	var block []byte
 	end := size // the end of the line being looked for, exclusive
@@ -53,7 +70,7 @@ func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
 			if i < 0 {
 				break
 			}
-			if text, ok := lineText(r, block, pos, pos+int64(i)+1, end); ok {
+			if text, ok := lineText(r, block, pos, pos+int64(i)+1, end, parse); ok {
 				return text, nil
 			}
 			end = pos + int64(i)
@@ -61,7 +78,7 @@ func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
 		}
 	}
 	if pos == 0 {
-		if text, ok := lineText(r, block, 0, 0, end); ok {
+		if text, ok := lineText(r, block, 0, 0, end, parse); ok {
 			return text, nil
 		}
 		return "", errors.New(transcriptNoMessage)
@@ -74,7 +91,7 @@ const maxLine = 8 << 20
 
 // lineText checks the line [start, end) of r; block holds r's bytes from
 // blockPos, and the line is taken from it when it lies inside.
-func lineText(r io.ReaderAt, block []byte, blockPos, start, end int64) (string, bool) {
+func lineText(r io.ReaderAt, block []byte, blockPos, start, end int64, parse lineParser) (string, bool) {
 	if end <= start || end-start > maxLine {
 		return "", false
 	}
@@ -87,7 +104,7 @@ func lineText(r io.ReaderAt, block []byte, blockPos, start, end int64) (string, 
 			return "", false
 		}
 	}
-	return assistantText(line)
+	return parse(line)
 }
 
 // assistantText returns the text blocks of a transcript line when it is an

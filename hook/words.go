@@ -33,6 +33,9 @@ const (
 	inputNotJSON    = "stdin: %s"
 )
 
+// What a session's context adds: which host's hook governs the session.
+const contextHost = " This session is governed by loophook for %s."
+
 // Memory problems.
 const (
 	memoryUnreadable = "read memory: %w"
@@ -49,4 +52,5 @@ const (
 	transcriptNotRegular  = "transcript is not a regular file"
 	transcriptNoMessage   = "the transcript has no assistant message"
 	transcriptNoMessageIn = "no assistant message in the last %d MiB of the transcript"
+	transcriptNoStop      = "the transcript did not reach this stop in time"
 )

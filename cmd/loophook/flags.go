@@ -36,7 +36,7 @@ func evalFlags() []cli.Flag {
 	}
 }
 
-var protocolFlag = &cli.StringFlag{Name: "protocol", Value: "ok", Usage: "answer as `ok` (strict {ok, reason}) or claude (what Claude Code obeys)", EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
+var protocolFlag = &cli.StringFlag{Name: "protocol", Value: "ok", Usage: "answer as `ok` (strict {ok, reason}), or as the host obeys: claude, codex, gemini or copilot", EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
 
 // flagValues is where options reads flags: a *cli.Context, or the flag set
 // of the hooks' fast path.

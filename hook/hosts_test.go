@@ -1,0 +1,160 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loophook/loophook/criteria"
+)
+
+// writeTranscript writes lines as a JSON Lines file in a temporary directory.
+func writeTranscript(t *testing.T, lines ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "transcript.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readInput(t *testing.T, protocol, input string) Input {
+	t.Helper()
+	in, err := host(protocol).ReadInput(strings.NewReader(input))
+	if err != nil {
+		t.Fatalf("%s: %v", protocol, err)
+	}
+	return in
+}
+
+// TestCodexNullFields: Codex sends null for a missing transcript or last
+// message; the input still reads, and the marker comes from the rollout.
+func TestCodexNullFields(t *testing.T) {
+	in := readInput(t, "codex", `{"session_id":"s1","turn_id":"t1","transcript_path":null,"cwd":"/p","hook_event_name":"Stop","stop_hook_active":true,"last_assistant_message":null}`)
+	if in.SessionID != "s1" || in.TurnID != "t1" || in.TranscriptPath != "" || in.LastAssistantMessage != nil || !in.StopHookActive {
+		t.Fatalf("input = %+v", in)
+	}
+	if _, err := host("codex").LastMessage(in); err == nil || err.Error() != transcriptNone {
+		t.Fatalf("no transcript: err = %v", err)
+	}
+	in.TranscriptPath = writeTranscript(t,
+		`{"timestamp": "x", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "all verified"}, {"type": "output_text", "text": "<loop-complete>"}]}}`,
+		`{"timestamp": "x", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "assistant"}]}}`,
+		`{"timestamp": "x", "type": "event_msg", "payload": {"type": "agent_message", "message": "assistant"}}`,
+	)
+	got, err := host("codex").LastMessage(in)
+	if err != nil || got != "all verified\n<loop-complete>" {
+		t.Fatalf("rollout: %q, %v", got, err)
+	}
+	msg := "from the input"
+	in.LastAssistantMessage = &msg
+	if got, _ := host("codex").LastMessage(in); got != msg {
+		t.Fatalf("last_assistant_message not preferred: %q", got)
+	}
+}
+
+// TestGeminiLastMessage: the transcript's last model message when
+// prompt_response ends with it; else prompt_response's last line, so a
+// marker in an earlier message of the chain does not count.
+func TestGeminiLastMessage(t *testing.T) {
+	transcript := writeTranscript(t,
+		`{"sessionId":"s1","kind":"main"}`,
+		`{"id":"1","type":"gemini","content":"first <loop-complete>"}`,
+		`{"id":"2","type":"user","content":[{"text":"gemini"}]}`,
+		`{"id":"3","type":"gemini","content":"second\ndone <loop-complete>"}`,
+		`{"id":"4","type":"gemini","content":""}`,
+		`{"$set":{"lastUpdated":"x"}}`,
+	)
+	for _, tc := range []struct {
+		name, transcript, response, want string
+	}{
+		{"transcript", transcript, "first <loop-complete>\nsecond\ndone <loop-complete>", "second\ndone <loop-complete>"},
+		{"transcript behind", transcript, "first <loop-complete>\nsecond\ndone <loop-complete>\nthird", "third"},
+		{"no transcript", "", "earlier <loop-complete>\nlast", "last"},
+		{"no text", "", geminiNoText, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Input{TranscriptPath: tc.transcript, PromptResponse: &tc.response}
+			if got, err := host("gemini").LastMessage(in); err != nil || got != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	in := readInput(t, "gemini", `{"session_id":"s1","transcript_path":"`+transcript+`","prompt_response":"a\nb","stop_hook_active":false}`)
+	if in.PromptResponse == nil || *in.PromptResponse != "a\nb" {
+		t.Fatalf("prompt_response = %v", in.PromptResponse)
+	}
+}
+
+// TestCopilotCasings: the camelCase and snake_case inputs of one stop read
+// as the same session, transcript and time.
+func TestCopilotCasings(t *testing.T) {
+	camel := readInput(t, "copilot", `{"sessionId":"s1","timestamp":1795417280644,"cwd":"/p","transcriptPath":"/t/events.jsonl","stopReason":"end_turn","stop_hook_active":true}`)
+	snake := readInput(t, "copilot", `{"hook_event_name":"Stop","session_id":"s1","timestamp":"2026-11-23T07:01:20.644Z","cwd":"/p","transcript_path":"/t/events.jsonl","stop_reason":"end_turn","stop_hook_active":true}`)
+	if camel != snake {
+		t.Fatalf("camelCase %+v\nsnake_case %+v", camel, snake)
+	}
+	if camel.SessionID != "s1" || camel.TranscriptPath != "/t/events.jsonl" || camel.Timestamp != 1795417280644 || !camel.StopHookActive {
+		t.Fatalf("input = %+v", camel)
+	}
+}
+
+// TestCopilotLastMessage follows PROTOCOL §7's recipe: the last
+// assistant.message with content before this stop's hook.start, waiting
+// for the file to catch up, and no message when it never does.
+func TestCopilotLastMessage(t *testing.T) {
+	msg := func(text string) string {
+		return `{"type":"assistant.message","data":{"content":"` + text + `","toolRequests":[]},"id":"m"}`
+	}
+	stop := func(ms string) string {
+		return `{"type":"hook.start","data":{"hookType":"agentStop","input":{"sessionId":"s1","timestamp":` + ms + `}},"id":"h"}`
+	}
+	path := writeTranscript(t, msg("turn 1 <loop-complete>"), stop("100"), msg("turn 2"), msg(""), stop("200"), msg("turn 3"))
+	for _, tc := range []struct {
+		ts   int64
+		want string
+	}{{100, "turn 1 <loop-complete>"}, {200, "turn 2"}, {0, "turn 3"}} {
+		if got, err := copilotLastMessage(Input{TranscriptPath: path, Timestamp: tc.ts}); err != nil || got != tc.want {
+			t.Errorf("stop %d: got %q, %v; want %q", tc.ts, got, err, tc.want)
+		}
+	}
+
+	// The stop is not on disk yet: the hook reads again until it is.
+	late := writeTranscript(t, msg("turn 1"))
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		os.WriteFile(late, []byte(msg("turn 1")+"\n"+msg("turn 2")+"\n"+stop("300")+"\n"), 0o644)
+	}()
+	if got, err := copilotLastMessage(Input{TranscriptPath: late, Timestamp: 300}); err != nil || got != "turn 2" {
+		t.Errorf("late stop: got %q, %v", got, err)
+	}
+
+	// It never comes: no message, after a bounded wait.
+	defer func(w time.Duration) { copilotWait = w }(copilotWait)
+	copilotWait = 50 * time.Millisecond
+	if _, err := copilotLastMessage(Input{TranscriptPath: path, Timestamp: 999}); err == nil || err.Error() != transcriptNoStop {
+		t.Errorf("missing stop: err = %v", err)
+	}
+	if _, err := copilotLastMessage(Input{TranscriptPath: filepath.Join(t.TempDir(), "none.jsonl"), Timestamp: 1}); err == nil {
+		t.Errorf("missing file: no error")
+	}
+}
+
+// TestNoBlockWithoutReason: a block with an empty reason is rejected by
+// Codex and Copilot, so no host renders one.
+func TestNoBlockWithoutReason(t *testing.T) {
+	for _, h := range Hosts {
+		if h.Name == "ok" {
+			continue
+		}
+		var b strings.Builder
+		if err := WriteJSON(&b, h.Stop(criteria.Verdict{OK: false, Rule: criteria.RuleUnmet, Reason: " "})); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); got != "{}\n" {
+			t.Errorf("%s: %q", h.Name, got)
+		}
+	}
+}
