@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -67,6 +68,7 @@ func params(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"cpglob":  cpglob,
 			"expand":  expand,
+			"sleep":   sleep,
 			"genfile": genfile,
 		},
 		Condition: ruleCondition,
@@ -197,4 +199,14 @@ func unescapeBytes(s string) string {
 		b, _ := hex.DecodeString(m[2:])
 		return string(b)
 	})
+}
+
+// sleep waits for a duration: sleep 500ms.
+func sleep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sleep DURATION")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	time.Sleep(d)
 }

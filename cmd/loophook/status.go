@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -35,6 +36,7 @@ func statusCommand() *cli.Command {
 		Flags: append(evalFlags(),
 			&cli.StringFlag{Name: "session", Usage: "show the runaway guard of session `ID`"},
 			&cli.BoolFlag{Name: "json", Usage: "print the status as JSON"},
+			&cli.BoolFlag{Name: "watch", Usage: "redraw the status whenever the state file changes, until interrupted"},
 		),
 		Action: func(c *cli.Context) error {
 			o, err := options(c)
@@ -50,32 +52,13 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			path := found.Path
-			if _, err := hook.ReadStateFile(path); err != nil {
-				return fail("", msgFileError, shown(path), err)
+			if c.Bool("watch") {
+				if c.Bool("json") {
+					return fail("", msgWatchJSON)
+				}
+				return watchStatus(c, o, found)
 			}
-			session := statusSession(c, path, hook.Load(found).Session)
-			mem, _, err := hook.StoreFor(path).Read(session)
-			if err != nil {
-				note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
-			}
-			// The file found, read as the dialect it was found as.
-			o.StatePath, o.Dialect = path, found.Dialect.Name
-			// A dry run of the turn's first stop: memory errors were said above.
-			r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
-			st := statusOf(r, o.Limits, shown(path), session, mem)
-			if c.Bool("json") {
-				err = hook.WriteJSON(c.App.Writer, st)
-			} else {
-				err = printStatus(c.App.Writer, st, colourful(c.App.Writer))
-			}
-			if err != nil {
-				return err
-			}
-			if !st.Valid {
-				return invalidState(st.State, st.Dialect, len(st.Problems))
-			}
-			return nil
+			return showStatus(c, o, found)
 		},
 	}
 }
@@ -235,6 +218,17 @@ const (
 )
 
 func printStatus(w io.Writer, st statusReport, colour bool) error {
+	if l := st.Loop; l != nil && len(l.Criteria) > 0 {
+		met := 0
+		for _, c := range l.Criteria {
+			if c.Met {
+				met++
+			}
+		}
+		if _, err := fmt.Fprintln(w, progressBar(met, len(l.Criteria), colour)); err != nil {
+			return err
+		}
+	}
 	var g grid
 	g.row(cell{text: "state:"}, cell{text: st.State})
 	g.row(cell{text: "dialect:"}, cell{text: st.Dialect})
@@ -424,4 +418,65 @@ func number(f float64) string {
 func locateState(o hook.Options) (hook.Found, error) {
 	o.Host = hook.Hosts[0]
 	return findLoop(o)
+}
+
+// showStatus prints the status of the loop found.
+func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
+	path := found.Path
+	if _, err := hook.ReadStateFile(path); err != nil {
+		return fail("", msgFileError, shown(path), err)
+	}
+	session := statusSession(c, path, hook.Load(found).Session)
+	mem, _, err := hook.StoreFor(path).Read(session)
+	if err != nil {
+		note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
+	}
+	// The file found, read as the dialect it was found as.
+	o.StatePath, o.Dialect = path, found.Dialect.Name
+	// A dry run of the turn's first stop: memory errors were said above.
+	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
+	st := statusOf(r, o.Limits, shown(path), session, mem)
+	if c.Bool("json") {
+		err = hook.WriteJSON(c.App.Writer, st)
+	} else {
+		err = printStatus(c.App.Writer, st, colourful(c.App.Writer))
+	}
+	if err != nil {
+		return err
+	}
+	if !st.Valid {
+		return invalidState(st.State, st.Dialect, len(st.Problems))
+	}
+	return nil
+}
+
+// watchStatus redraws the status whenever the state file's size or time
+// changes, polling twice a second, until the person interrupts it.
+func watchStatus(c *cli.Context, o hook.Options, found hook.Found) error {
+	var last string
+	for {
+		stamp := "missing"
+		if fi, err := os.Stat(found.Path); err == nil {
+			stamp = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+		}
+		if stamp != last {
+			last = stamp
+			fmt.Fprint(c.App.Writer, clearScreen)
+			if err := showStatus(c, o, found); err != nil {
+				report(c.App.ErrWriter, err)
+			}
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// progressBar is one line: a bar of the criteria met, and the count.
+func progressBar(met, total int, colour bool) string {
+	const width = 24
+	full := met * width / total
+	bar := strings.Repeat("#", full) + strings.Repeat("-", width-full)
+	if colour {
+		bar = styleGreen + bar[:full] + styleReset + bar[full:]
+	}
+	return fmt.Sprintf("[%s] "+msgProgress, bar, met, total)
 }
