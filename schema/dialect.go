@@ -32,7 +32,9 @@ type Dialect struct {
 	// loop builds the loop from a document that passed validate.
 	loop func(doc map[string]any) *criteria.Loop
 	// Progress names the top-level fields whose change is progress for
-	// the runaway guard; nil means the whole state. Timestamps never count.
+	// the runaway guard (a dotted name reaches into objects:
+	// "capabilities.completed"); nil means the whole state. Timestamps
+	// never count.
 	Progress []string
 	// fast, when set, reads a plainly valid file in one pass (ok) or leaves
 	// it to the general path.
@@ -89,7 +91,7 @@ type Reading struct {
 	// not, so that another session's broken loop stays theirs.
 	Session string
 	// Progress fingerprints the loop's progress fields, timestamps left
-	// out; "" when the file is not JSON.
+	// out; for a file that is not JSON, its bytes.
 	Progress string
 }
 
@@ -100,17 +102,17 @@ func (d Dialect) Read(data []byte) Reading {
 	if d.fast != nil {
 		if l, ok := d.fast(data); ok {
 			l.Dialect = d.Name
-			return Reading{Loop: l, Session: l.SessionID}
+			return Reading{Loop: l, Session: l.SessionID, Progress: d.progress(data)}
 		}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return Reading{Problems: []string{problemEmpty}}
+		return Reading{Problems: []string{problemEmpty}, Progress: progressOfBytes(data)}
 	}
 	var doc any
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return Reading{Problems: []string{JSONError(data, err)}}
+		return Reading{Problems: []string{JSONError(data, err)}, Progress: progressOfBytes(data)}
 	}
-	var r Reading
+	r := Reading{Progress: progressOfDocument(doc, d.Progress)}
 	obj, _ := doc.(map[string]any)
 	r.Session, _ = obj["session_id"].(string)
 	if r.Problems = d.Validate(doc); len(r.Problems) > 0 {
@@ -119,6 +121,20 @@ func (d Dialect) Read(data []byte) Reading {
 	r.Loop = d.loop(obj)
 	r.Loop.Dialect = d.Name
 	return r
+}
+
+// progress fingerprints a state that read plainly valid on the fast path.
+// Its bytes will do when the whole state counts and no key can be a
+// timestamp, which is the common case and costs no second decode.
+func (d Dialect) progress(data []byte) string {
+	if d.Progress == nil && !mayHoldTimes(data) {
+		return progressOfBytes(data)
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return progressOfBytes(data) // not reached: the fast path read it
+	}
+	return progressOfDocument(doc, d.Progress)
 }
 
 // Validate checks a decoded JSON document (as encoding/json decodes into
