@@ -30,11 +30,14 @@ const (
 	RuleInternalError Rule = "internal-error"
 )
 
+// RuleContinuationLimit is rule 9b, tried right after the guard.
+const RuleContinuationLimit Rule = "continuation-limit"
+
 // Ends reports whether the rule ends a loop that was under way, which a person
 // should hear about, as opposed to a stop with no loop to speak of.
 func (r Rule) Ends() bool {
 	switch r {
-	case RuleComplete, RuleIterationLimit, RuleCircuitOpen, RuleGuard, RuleBudget, RuleMustNot:
+	case RuleComplete, RuleIterationLimit, RuleCircuitOpen, RuleGuard, RuleContinuationLimit, RuleBudget, RuleMustNot:
 		return true
 	}
 	return false
@@ -48,6 +51,9 @@ const (
 	DefaultStuckLimit    = 5
 	DefaultMaxIterations = 10
 	DefaultGuardLimit    = 3
+	// DefaultMaxContinuations is rule 9b's N: far above any host's own cap,
+	// so it ends only a loop that no host would.
+	DefaultMaxContinuations = 50
 )
 
 // Verdict is the answer to one Stop evaluation. OK lets the agent stop.
@@ -64,11 +70,15 @@ type Limits struct {
 	GuardLimit    int  // guard at this many unchanged stops in a row
 	AllowInvalid  bool // --on-invalid allow
 	RequireMarker bool
+
+	// MaxContinuations ends a loop at this many stops in a row with
+	// stop_hook_active, whatever progress; 0 is no limit.
+	MaxContinuations int
 }
 
 // DefaultLimits are the limits with no flags given.
 func DefaultLimits() Limits {
-	return Limits{StuckLimit: DefaultStuckLimit, MaxIterations: DefaultMaxIterations, GuardLimit: DefaultGuardLimit}
+	return Limits{StuckLimit: DefaultStuckLimit, MaxIterations: DefaultMaxIterations, GuardLimit: DefaultGuardLimit, MaxContinuations: DefaultMaxContinuations}
 }
 
 // Evaluation is everything one Stop evaluation knows.
@@ -87,6 +97,12 @@ type Evaluation struct {
 	// Unchanged counts the consecutive evaluations of this session, this one
 	// included, with stop_hook_active true and no progress in the state.
 	Unchanged int
+	// Continuations counts the consecutive evaluations of this session, this
+	// one included, with stop_hook_active true, progress or not.
+	Continuations int
+	// Removed are criteria of the loop's contract that the state no longer
+	// lists: unmet until a person accepts the change.
+	Removed []string
 	// LastMessage returns the agent's last message; it is called only when
 	// a rule needs it, because reading a transcript costs.
 	LastMessage func() (string, error)
@@ -104,7 +120,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 	case e.Loop == nil:
 		// The guard comes first here too, so a state the agent never
 		// repairs cannot trap the session.
-		if v, ok := guard(e, lim); ok {
+		if v, ok := runaway(e, lim); ok {
 			return v
 		}
 		return invalid(e, lim)
@@ -114,10 +130,13 @@ func Decide(e Evaluation, lim Limits) Verdict {
 			return v
 		}
 	}
-	if v, ok := guard(e, lim); ok {
+	if v, ok := runaway(e, lim); ok {
 		return v
 	}
-	for _, rule := range []func(*Loop, string, Limits) (Verdict, bool){unmet, assumption, noExitSignal} {
+	if v, ok := unmet(e, lim); ok {
+		return v
+	}
+	for _, rule := range []func(*Loop, string, Limits) (Verdict, bool){assumption, noExitSignal} {
 		if v, ok := rule(e.Loop, e.Path, lim); ok {
 			return v
 		}
@@ -185,6 +204,14 @@ func budget(l *Loop, _ Limits) (Verdict, bool) {
 	return stop(RuleBudget, reasonBudget(l.Cost, l.Budget)), true
 }
 
+// runaway is rules 9 and 9b: the guard, then the continuation limit.
+func runaway(e Evaluation, lim Limits) (Verdict, bool) {
+	if v, ok := guard(e, lim); ok {
+		return v, true
+	}
+	return continuationLimit(e, lim)
+}
+
 func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	if !e.StopHookActive || e.Unchanged < lim.GuardLimit {
 		return Verdict{}, false
@@ -192,12 +219,20 @@ func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	return stop(RuleGuard, reasonGuard(e.Unchanged, e.Path)), true
 }
 
-func unmet(l *Loop, path string, lim Limits) (Verdict, bool) {
-	missing, n := l.Unmet(listable)
-	if n == 0 {
+func continuationLimit(e Evaluation, lim Limits) (Verdict, bool) {
+	if !e.StopHookActive || lim.MaxContinuations == 0 || e.Continuations < lim.MaxContinuations {
 		return Verdict{}, false
 	}
-	return goOn(RuleUnmet, reasonUnmet(l, lim, path, missing, n)), true
+	return stop(RuleContinuationLimit, reasonContinuationLimit(e.Continuations, lim.MaxContinuations)), true
+}
+
+func unmet(e Evaluation, lim Limits) (Verdict, bool) {
+	l := e.Loop
+	missing, n := l.Unmet(listable)
+	if n == 0 && len(e.Removed) == 0 {
+		return Verdict{}, false
+	}
+	return goOn(RuleUnmet, reasonUnmet(l, lim, e.Path, missing, n, e.Removed)), true
 }
 
 func assumption(l *Loop, _ string, lim Limits) (Verdict, bool) {

@@ -51,16 +51,29 @@ func reasonBudget(cost, budget float64) string {
 }
 
 func reasonGuard(unchanged int, path string) string {
-	return fmt.Sprintf("runaway guard: %d stops in a row with no change to %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
+	return fmt.Sprintf("runaway guard: %d stops in a row with no new progress in %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
 }
 
-func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int) string {
-	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(l, lim), n, l.Criteria.Len())
+func reasonContinuationLimit(n, limit int) string {
+	return fmt.Sprintf("continuation limit: %d stops in a row kept the agent working (limit %d); letting the agent stop so a person can look. --max-continuations sets the limit", n, limit)
+}
+
+func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int, removed []string) string {
+	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(l, lim), n+len(removed), l.Criteria.Len()+len(removed))
 	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
 	if len(l.RemainingSteps) > 0 {
 		tail = ". Next step: " + clip(l.RemainingSteps[0]) + tail
 	}
-	return head + list(missing, n, budgetFor(head+tail)) + tail
+	if len(removed) == 0 {
+		return head + list(missing, n, budgetFor(head+tail)) + tail
+	}
+	gone := "removed from the state, but the loop's contract until a person runs `loophook accept`: "
+	room := budgetFor(head + "; " + gone + tail)
+	if n == 0 {
+		return head + gone + list(removed, len(removed), room) + tail
+	}
+	shown := list(missing, n, room/2)
+	return head + shown + "; " + gone + list(removed, len(removed), room-len(shown)) + tail
 }
 
 func reasonAssumption(l *Loop, lim Limits, assumed []string) string {

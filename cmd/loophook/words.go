@@ -31,6 +31,7 @@ const (
 	msgArgument       = "unexpected argument %q"
 	msgEnv            = "%s=%q: %v"
 	msgAtLeastOne     = "--%s must be at least 1, not %d"
+	msgAtLeastZero    = "--%s must be 0 (no limit) or more, not %d"
 	msgOnInvalid      = "--on-invalid must be block or allow, not %q"
 	msgProtocol       = "--protocol: %v"
 	msgNoState        = "no %s at or above %s"
