@@ -55,7 +55,7 @@ func reasonGuard(unchanged int, path string) string {
 }
 
 func reasonContinuationLimit(n, limit int) string {
-	return fmt.Sprintf("continuation limit: %d stops in a row kept the agent working (limit %d); letting the agent stop so a person can look. --max-continuations sets the limit", n, limit)
+	return fmt.Sprintf("continuation limit: the agent was kept working %d times in a row (limit %d); letting it stop so a person can look. --max-continuations sets the limit", n, limit)
 }
 
 func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int, removed []string) string {

@@ -30,7 +30,7 @@ func TestContinuationLimitComesAfterTheGuard(t *testing.T) {
 			if v.Rule != tc.want {
 				t.Fatalf("rule %s, want %s: %s", v.Rule, tc.want, v.Reason)
 			}
-			if v.Rule == RuleContinuationLimit && (!v.OK || !v.Rule.Ends() || !strings.Contains(v.Reason, "5 stops in a row")) {
+			if v.Rule == RuleContinuationLimit && (!v.OK || !v.Rule.Ends() || !strings.Contains(v.Reason, "kept working 5 times in a row")) {
 				t.Errorf("the limit must let the agent stop and tell the person: %+v", v)
 			}
 		})

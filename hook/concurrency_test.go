@@ -102,7 +102,7 @@ func TestConcurrentStops(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := loopDir(t)
-			store := StoreFor(filepath.Join(dir, stateFile))
+			store := hopeStore(dir)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 
@@ -264,7 +264,7 @@ func TestKilledMidWrite(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	dir := loopDir(t)
-	store := StoreFor(filepath.Join(dir, stateFile))
+	store := hopeStore(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/loophook/loophook/criteria"
@@ -106,16 +107,24 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		StopHookActive: in.StopHookActive,
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
+	store := StoreFor(found)
 	decide := func(prev Memory, ok bool) Memory {
-		e.Unchanged = 0
-		if in.StopHookActive && ok && prev.Fingerprint == l.Fingerprint {
-			e.Unchanged = prev.Unchanged + 1
+		e.Unchanged, e.Continuations = 0, 0
+		if in.StopHookActive {
+			e.Continuations = prev.Continuations + 1
+			if slices.Contains(prev.Seen, l.Progress) {
+				e.Unchanged = prev.Unchanged + 1
+			}
 		}
 		r.Verdict = criteria.Decide(e, o.Limits)
-		r.Memory = Memory{Fingerprint: l.Fingerprint, Unchanged: e.Unchanged, Rule: r.Rule}
+		r.Memory = Memory{
+			Seen:          seen(prev.Seen, l.Progress),
+			Unchanged:     e.Unchanged,
+			Continuations: e.Continuations,
+			Rule:          r.Rule,
+		}
 		return r.Memory
 	}
-	store := StoreFor(found.Path)
 	var err error
 	switch {
 	case criteria.OtherSession(l.Session, in.SessionID):
@@ -148,7 +157,7 @@ func Begin(o Options, in Input) Result {
 	if criteria.OtherSession(l.Session, in.SessionID) {
 		return r
 	}
-	err := StoreFor(found.Path).Update(in.SessionID, func(prev Memory, _ bool) Memory {
+	err := StoreFor(found).Update(in.SessionID, func(prev Memory, _ bool) Memory {
 		prev.Unchanged = 0
 		return prev
 	})

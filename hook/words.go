@@ -35,6 +35,9 @@ const (
 const (
 	memoryUnreadable = "read memory: %w"
 	memoryDamaged    = "memory %s is damaged; the guard counts afresh"
+	memoryNotRegular = "memory %s is not a regular file; the guard counts afresh"
+	memoryTooLarge   = "memory %s is larger than %d KiB; the guard counts afresh"
+	memoryNowhere    = "no place for the hook's memory"
 	memoryNoDir      = "create memory directory: %w"
 	memoryNoLock     = "lock memory: %w"
 	memoryNoWrite    = "write memory: %w"

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -52,12 +53,14 @@ func params(dir string) testscript.Params {
 			// No test touches the real home or inherits a project.
 			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".home", ".config"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".home", ".cache"))
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"expand":  expand,
-			"genfile": genfile,
+			"expand":   expand,
+			"genfile":  genfile,
+			"backdate": backdate,
 		},
 	}
 }
@@ -73,6 +76,25 @@ func expand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	data := ts.ReadFile(args[0])
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(os.Expand(data, ts.Getenv)), 0o644))
+}
+
+// backdate sets files' times to DAYS days ago, as if the hook had last
+// written them then:
+//
+//	backdate DAYS FILE...
+func backdate(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! backdate")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: backdate DAYS FILE...")
+	}
+	days, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	when := time.Now().Add(-time.Duration(days) * 24 * time.Hour)
+	for _, name := range args[1:] {
+		ts.Check(os.Chtimes(ts.MkAbs(name), when, when))
+	}
 }
 
 // genfile writes a file too big or too binary to keep in a script:
