@@ -22,6 +22,9 @@ type Input struct {
 	Cwd                  string
 	StopHookActive       bool
 	LastAssistantMessage *string
+	// StopKey names this stop among the session's, so that a stop that
+	// reaches the hook twice (two registrations) counts once (samestop.go).
+	StopKey string
 }
 
 // wireInput is Input as it arrives. session_id and stop_hook_active decide
@@ -35,6 +38,7 @@ type wireInput struct {
 	TranscriptPath       json.RawMessage `json:"transcript_path"`
 	Cwd                  json.RawMessage `json:"cwd"`
 	LastAssistantMessage json.RawMessage `json:"last_assistant_message"`
+	Timestamp            json.RawMessage `json:"timestamp"`
 }
 
 // optional decodes a field that may be a string, or anything else for absent.
@@ -67,7 +71,7 @@ func ReadInput(r io.Reader) (Input, error) {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return in, fmt.Errorf(inputNotJSON, schema.JSONError(data, err))
 	}
-	in = Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: optional(w.LastAssistantMessage)}
+	in = Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: optional(w.LastAssistantMessage), StopKey: StopKey(data, w.Timestamp)}
 	if p := optional(w.TranscriptPath); p != nil {
 		in.TranscriptPath = *p
 	}

@@ -43,6 +43,18 @@ type Memory struct {
 	Unchanged     int           `json:"unchanged"`     // the guard count
 	Continuations int           `json:"continuations"` // stops in a row with stop_hook_active
 	Rule          criteria.Rule `json:"rule"`          // the rule that last decided
+	// Last is the last stop evaluated and the verdict it was given, for a
+	// second registration of the hook that brings the same stop.
+	Last *Answered `json:"last,omitempty"`
+}
+
+// Answered is one stop and the verdict it was given.
+type Answered struct {
+	Key    string        `json:"key"` // Input.StopKey
+	At     int64         `json:"at"`  // when the verdict was given, Unix nanoseconds
+	OK     bool          `json:"ok"`
+	Reason string        `json:"reason"`
+	Rule   criteria.Rule `json:"rule"`
 }
 
 // seen adds a progress fingerprint to a session's list, as its newest.

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/schema"
@@ -38,6 +39,10 @@ type Options struct {
 	Note func(msg string)
 	// Getenv reads the environment; nil is os.Getenv.
 	Getenv func(string) string
+	// Started is when the host started the hook; zero is when Run is
+	// called. Two evaluations of one stop that ran at the same time are
+	// told by it (Answered.sameStop).
+	Started time.Time
 }
 
 // Result is one evaluation: the verdict and what it was drawn from.
@@ -53,6 +58,9 @@ type Result struct {
 // and renders the answer in the host's wire. It always writes exactly one
 // JSON object to stdout, whatever happens.
 func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
+	if o.Started.IsZero() {
+		o.Started = time.Now()
+	}
 	var r Result
 	defer func() {
 		if p := recover(); p != nil {
@@ -108,7 +116,17 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
 	store := StoreFor(found)
+	key := stopKey(in)
 	decide := func(prev Memory, ok bool) Memory {
+		// Only a stop with stop_hook_active counts anything, so only such
+		// a stop is remembered for a second registration; a turn's first
+		// stop evaluated twice changes nothing, and writes nothing.
+		if remember && ok && in.StopHookActive && prev.Last.sameStop(key, o.Started, time.Now()) {
+			// The same stop again: the verdict it was given, nothing
+			// counted twice.
+			r.Verdict, r.Memory = prev.Last.verdict(), prev
+			return prev
+		}
 		e.Unchanged, e.Continuations = 0, 0
 		if in.StopHookActive {
 			e.Continuations = prev.Continuations + 1
@@ -122,6 +140,10 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			Unchanged:     e.Unchanged,
 			Continuations: e.Continuations,
 			Rule:          r.Rule,
+			Last:          prev.Last,
+		}
+		if in.StopHookActive {
+			r.Memory.Last = &Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule}
 		}
 		return r.Memory
 	}
