@@ -40,7 +40,8 @@ func TestFIFOsDoNotBlock(t *testing.T) {
 	}
 }
 
-// TestMemoryFIFODoesNotBlock: a session's memory file that is a named pipe with no writer is refused unopened: the
+// TestMemoryFIFODoesNotBlock: a session's memory file or the loop's
+// contract that is a named pipe with no writer is refused unopened: the
 // stop answers, says so, and its next write replaces the pipe with the
 // hook's own file.
 func TestMemoryFIFODoesNotBlock(t *testing.T) {
@@ -49,8 +50,10 @@ func TestMemoryFIFODoesNotBlock(t *testing.T) {
 	if err := os.MkdirAll(store.Dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(store.file("s1"), 0o644); err != nil {
-		t.Skipf("no named pipes here: %v", err)
+	for _, p := range []string{store.file("s1"), filepath.Join(store.Dir, contractFile)} {
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skipf("no named pipes here: %v", err)
+		}
 	}
 	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
 	var stdout, stderr bytes.Buffer

@@ -43,6 +43,9 @@ type Memory struct {
 	Unchanged     int           `json:"unchanged"`     // the guard count
 	Continuations int           `json:"continuations"` // stops in a row with stop_hook_active
 	Rule          criteria.Rule `json:"rule"`          // the rule that last decided
+	// Covered is the progress fingerprint of the last state found to list
+	// every criterion of the loop's contract.
+	Covered string `json:"covered,omitempty"`
 	// Last is the last stop evaluated and the verdict it was given, for a
 	// second registration of the hook that brings the same stop.
 	Last *Answered `json:"last,omitempty"`
@@ -65,7 +68,8 @@ func seen(list []string, progress string) []string {
 }
 
 // Store is the memory of every session of one loop, one file per session,
-// each written atomically (temp file and rename) under its own file lock.
+// each written atomically (temp file and rename) under its own file lock,
+// and the loop's contract.
 type Store struct {
 	// Dir is where the memory is kept: .loop/.loophook beside a hope
 	// state, else Cache.

@@ -117,6 +117,7 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	}
 	store := StoreFor(found)
 	key := stopKey(in)
+	var contractErr error
 	decide := func(prev Memory, ok bool) Memory {
 		// Only a stop with stop_hook_active counts anything, so only such
 		// a stop is remembered for a second registration; a turn's first
@@ -126,6 +127,12 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			// counted twice.
 			r.Verdict, r.Memory = prev.Last.verdict(), prev
 			return prev
+		}
+		// The contract is checked once per state a session sees: hashing
+		// ten thousand criteria names is most of a millisecond.
+		e.Removed, contractErr = nil, nil
+		if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) && !(ok && prev.Covered == l.Progress) {
+			e.Removed, contractErr = store.Removed(l.Loop, remember)
 		}
 		e.Unchanged, e.Continuations = 0, 0
 		if in.StopHookActive {
@@ -141,6 +148,9 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			Continuations: e.Continuations,
 			Rule:          r.Rule,
 			Last:          prev.Last,
+		}
+		if l.Loop != nil && len(e.Removed) == 0 && contractErr == nil {
+			r.Memory.Covered = l.Progress
 		}
 		if in.StopHookActive {
 			r.Memory.Last = &Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule}
@@ -160,8 +170,10 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		prev, ok, err = store.Read(in.SessionID)
 		decide(prev, ok)
 	}
-	if err != nil {
-		o.note(fmt.Sprintf(noteNote, err))
+	for _, err := range []error{contractErr, err} {
+		if err != nil {
+			o.note(fmt.Sprintf(noteNote, err))
+		}
 	}
 	return r
 }

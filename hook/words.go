@@ -43,6 +43,12 @@ const (
 	memoryNoWrite    = "write memory: %w"
 )
 
+// Contract problems.
+const (
+	contractUnreadable = "read the loop's contract %s: %v"
+	contractDamaged    = "the loop's contract %s is damaged; its criteria as now listed become the contract"
+)
+
 // Transcript problems.
 const (
 	transcriptNone        = "the hook input names no transcript"

@@ -42,6 +42,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			statusCommand(),
 			initCommand(),
 			cancelCommand(),
+			acceptCommand(),
 			installCommand(),
 			uninstallCommand(),
 			completionCommand(),
