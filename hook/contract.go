@@ -56,23 +56,29 @@ type ContractChange struct {
 func (s Store) Removed(l *criteria.Loop, remember bool) ([]string, error) {
 	names := criterionNames(l)
 	now := Contract{contractHeader: contractHeader{Spec: hashOf(l.Spec), Sum: setSum(names)}, Criteria: names}
-	head, dir, err := s.readHeader()
-	if errors.Is(err, errContractDamaged) {
-		dir = ""
-	} else if err != nil {
-		return nil, err
-	}
-	if dir == "" {
+	// A contract the hook did not write counts as none, and is replaced.
+	fresh := func(err error) ([]string, error) {
 		if remember && len(names) > 0 {
-			return nil, errors.Join(err, s.writeContract(nil, now))
+			err = errors.Join(err, s.writeContract(nil, now))
 		}
 		return nil, err
 	}
-	if now.Sum == head.Sum || now.Sum == head.Covered {
+	head, dir, err := s.readHeader()
+	switch {
+	case errors.As(err, new(damagedContract)):
+		return fresh(err)
+	case err != nil:
+		return nil, err
+	case dir == "":
+		return fresh(nil)
+	case now.Sum == head.Sum || now.Sum == head.Covered:
 		return nil, nil
 	}
 	c, err := readContract(filepath.Join(dir, contractFile))
-	if err != nil {
+	switch {
+	case errors.As(err, new(damagedContract)):
+		return fresh(err)
+	case err != nil:
 		return nil, err
 	}
 	removed := missing(c.Criteria, names)
@@ -114,22 +120,28 @@ func (s Store) readHeader() (head contractHeader, dir string, err error) {
 			// Only the first line is wanted: read it from a longer file.
 			data, err = firstLine(filepath.Join(d, contractFile))
 		}
+		path := filepath.Join(d, contractFile)
 		switch {
 		case absent(err):
 			continue
+		case errors.Is(err, errNotRegular):
+			return head, "", damagedContract{path, contractNotRegular}
 		case err != nil:
-			return head, "", fmt.Errorf(contractUnreadable, filepath.Join(d, contractFile), err)
+			return head, "", fmt.Errorf(contractUnreadable, path, err)
 		}
 		line, _, _ := bytes.Cut(data, []byte("\n"))
 		if json.Unmarshal(line, &head) != nil || head.Sum == "" {
-			return head, "", fmt.Errorf("%w: "+contractDamaged, errContractDamaged, filepath.Join(d, contractFile))
+			return head, "", damagedContract{path, contractNotOurs}
 		}
 		return head, d, nil
 	}
 	return head, "", nil
 }
 
-var errContractDamaged = errors.New("damaged")
+// damagedContract is a contract file the hook did not write: it is replaced.
+type damagedContract struct{ path, what string }
+
+func (e damagedContract) Error() string { return fmt.Sprintf(contractDamaged, e.path, e.what) }
 
 // firstLine reads a file's first line, up to maxHeader bytes.
 func firstLine(path string) ([]byte, error) {
@@ -154,7 +166,7 @@ func readContract(path string) (Contract, error) {
 	}
 	line, rest, _ := bytes.Cut(data, []byte("\n"))
 	if json.Unmarshal(line, &c.contractHeader) != nil || json.Unmarshal(rest, &c.Criteria) != nil {
-		return c, fmt.Errorf("%w: "+contractDamaged, errContractDamaged, path)
+		return c, damagedContract{path, contractNotOurs}
 	}
 	return c, nil
 }

@@ -46,7 +46,9 @@ const (
 // Contract problems.
 const (
 	contractUnreadable = "read the loop's contract %s: %v"
-	contractDamaged    = "the loop's contract %s is damaged; its criteria as now listed become the contract"
+	contractDamaged    = "the loop's contract %s is %s; the criteria the state lists now become the contract"
+	contractNotOurs    = "damaged"
+	contractNotRegular = "not a regular file"
 )
 
 // Transcript problems.
