@@ -53,7 +53,7 @@ type Memory struct {
 
 // Answered is one stop and the verdict it was given.
 type Answered struct {
-	Key    string        `json:"key"` // Input.StopKey
+	Key    string        `json:"key"` // the stop's key (stopKey)
 	At     int64         `json:"at"`  // when the verdict was given, Unix nanoseconds
 	OK     bool          `json:"ok"`
 	Reason string        `json:"reason"`
