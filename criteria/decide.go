@@ -37,11 +37,14 @@ const (
 	RuleInternalError Rule = "internal-error"
 )
 
+// RuleContinuationLimit is rule 9b, tried right after the guard.
+const RuleContinuationLimit Rule = "continuation-limit"
+
 // Ends reports whether the rule ends a loop that was under way, which a person
 // should hear about, as opposed to a stop with no loop to speak of.
 func (r Rule) Ends() bool {
 	switch r {
-	case RuleComplete, RuleIterationLimit, RuleCircuitOpen, RuleGuard, RuleBudget, RuleMustNot:
+	case RuleComplete, RuleIterationLimit, RuleCircuitOpen, RuleGuard, RuleContinuationLimit, RuleBudget, RuleMustNot:
 		return true
 	}
 	return false
@@ -78,6 +81,9 @@ const (
 	// The ceilings an agent cannot lift its own limits past.
 	DefaultIterationCeiling = 50
 	DefaultBudgetCeiling    = 100
+	// DefaultMaxContinuations is rule 9b's N: far above any host's own cap,
+	// so it ends only a loop that no host would.
+	DefaultMaxContinuations = 50
 )
 
 // Verdict is the answer to one Stop evaluation. OK lets the agent stop.
@@ -99,6 +105,10 @@ type Limits struct {
 	BudgetCeiling    float64
 	AllowInvalid     bool // --on-invalid allow
 	RequireMarker    bool
+
+	// MaxContinuations ends a loop at this many stops in a row with
+	// stop_hook_active, whatever progress; 0 is no limit.
+	MaxContinuations int
 }
 
 // DefaultLimits are the limits with no flags given.
@@ -106,6 +116,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		StuckLimit: DefaultStuckLimit, MaxIterations: DefaultMaxIterations, GuardLimit: DefaultGuardLimit,
 		Budget: DefaultBudget, IterationCeiling: DefaultIterationCeiling, BudgetCeiling: DefaultBudgetCeiling,
+		MaxContinuations: DefaultMaxContinuations,
 	}
 }
 
@@ -125,6 +136,12 @@ type Evaluation struct {
 	// Unchanged counts the consecutive evaluations of this session, this one
 	// included, with stop_hook_active true and no progress in the state.
 	Unchanged int
+	// Continuations counts the consecutive evaluations of this session, this
+	// one included, with stop_hook_active true, progress or not.
+	Continuations int
+	// Removed are criteria of the loop's contract that the state no longer
+	// lists: unmet until a person accepts the change.
+	Removed []string
 	// LastMessage returns the agent's last message; it is called only when
 	// a rule needs it, and at most once, because reading a transcript costs.
 	LastMessage func() (string, error)
@@ -143,7 +160,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 	case e.Loop == nil:
 		// The guard comes first here too, so a state the agent never
 		// repairs cannot trap the session.
-		if v, ok := guard(e, lim); ok {
+		if v, ok := runaway(e, lim); ok {
 			return v
 		}
 		return invalid(e, lim)
@@ -160,8 +177,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 // what is left when none of them decides.
 var rules = []func(Evaluation, Limits) (Verdict, bool){
 	inactive, waiting, failed, mustNot, circuitOpen, iterationLimit, budget,
-	guard,
-	// continuation-limit (SPEC rule 9b) goes here, right after guard.
+	guard, continuationLimit,
 	checkpoint,
 	unmet, assumption, noExitSignal, noMarker,
 }
@@ -248,6 +264,14 @@ func budget(e Evaluation, lim Limits) (Verdict, bool) {
 	return stop(RuleBudget, reasonBudget(l, lim, b)), true
 }
 
+// runaway is rules 9 and 9b: the guard, then the continuation limit.
+func runaway(e Evaluation, lim Limits) (Verdict, bool) {
+	if v, ok := guard(e, lim); ok {
+		return v, true
+	}
+	return continuationLimit(e, lim)
+}
+
 func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	if !e.StopHookActive || e.Unchanged < lim.GuardLimit {
 		return Verdict{}, false
@@ -255,8 +279,6 @@ func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	return stop(RuleGuard, reasonGuard(e.Unchanged, e.Path)), true
 }
 
-// checkpoint is a colleague-shaped loop's pause for the person after each
-// unit of work, which the agent marks with its status block.
 func checkpoint(e Evaluation, lim Limits) (Verdict, bool) {
 	if !e.Loop.Checkpoints {
 		return Verdict{}, false
@@ -274,16 +296,23 @@ func hasStatusBlock(msg string) bool {
 	return ok && strings.Contains(after, StatusBlockEnd)
 }
 
+func continuationLimit(e Evaluation, lim Limits) (Verdict, bool) {
+	if !e.StopHookActive || lim.MaxContinuations == 0 || e.Continuations < lim.MaxContinuations {
+		return Verdict{}, false
+	}
+	return stop(RuleContinuationLimit, reasonContinuationLimit(e.Continuations, lim.MaxContinuations)), true
+}
+
 func unmet(e Evaluation, lim Limits) (Verdict, bool) {
 	l := e.Loop
-	if l.Criteria.Len() == 0 {
+	if l.Criteria.Len() == 0 && len(e.Removed) == 0 {
 		return goOn(RuleUnmet, reasonNoCriteria(l, lim, e.Path)), true
 	}
 	missing, n := l.Unmet(listable)
-	if n == 0 {
+	if n == 0 && len(e.Removed) == 0 {
 		return Verdict{}, false
 	}
-	return goOn(RuleUnmet, reasonUnmet(l, lim, e.Path, missing, n)), true
+	return goOn(RuleUnmet, reasonUnmet(l, lim, e.Path, missing, n, e.Removed)), true
 }
 
 func assumption(e Evaluation, lim Limits) (Verdict, bool) {

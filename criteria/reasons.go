@@ -75,7 +75,7 @@ func reasonBudget(l *Loop, lim Limits, budget float64) string {
 }
 
 func reasonGuard(unchanged int, path string) string {
-	return fmt.Sprintf("runaway guard: %d stops in a row with no change to %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
+	return fmt.Sprintf("runaway guard: %d stops in a row with no new progress in %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
 }
 
 func reasonCheckpoint(l *Loop, lim Limits) string {
@@ -83,16 +83,29 @@ func reasonCheckpoint(l *Loop, lim Limits) string {
 	return fmt.Sprintf("checkpoint at %s (%d of %d criteria met): the loop pauses for you after each unit of work; reply to go on", where(l, lim), l.Criteria.Len()-n, l.Criteria.Len())
 }
 
-func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int) string {
-	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(l, lim), n, l.Criteria.Len())
+func reasonContinuationLimit(n, limit int) string {
+	return fmt.Sprintf("continuation limit: the agent was kept working %d times in a row (limit %d); letting it stop so a person can look. --max-continuations sets the limit", n, limit)
+}
+
+func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int, removed []string) string {
+	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(l, lim), n+len(removed), l.Criteria.Len()+len(removed))
 	if l.DoneClaim {
-		head = fmt.Sprintf("%s: the loop is marked done, but %d of %d criteria unmet: ", where(l, lim), n, l.Criteria.Len())
+		head = fmt.Sprintf("%s: the loop is marked done, but %d of %d criteria unmet: ", where(l, lim), n+len(removed), l.Criteria.Len()+len(removed))
 	}
 	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
 	if next := l.Next(); next != "" {
 		tail = ". Next step: " + clip(next) + tail
 	}
-	return head + list(missing, n, budgetFor(head+tail)) + tail
+	if len(removed) == 0 {
+		return head + list(missing, n, budgetFor(head+tail)) + tail
+	}
+	gone := "removed from the state, but the loop's contract until a person runs `loophook accept`: "
+	room := budgetFor(head + "; " + gone + tail)
+	if n == 0 {
+		return head + gone + list(removed, len(removed), room) + tail
+	}
+	shown := list(missing, n, room/2)
+	return head + shown + "; " + gone + list(removed, len(removed), room-len(shown)) + tail
 }
 
 func reasonNoCriteria(l *Loop, lim Limits, path string) string {

@@ -48,7 +48,7 @@ func TestHelperStop(t *testing.T) {
 			select {}
 		}
 	}
-	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
+	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits(), Started: processStarted}
 	stop(o, os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(0)
 }
@@ -61,8 +61,18 @@ func stopProcess(ctx context.Context, input string, env ...string) *exec.Cmd {
 	return cmd
 }
 
+// processStarted is when this process started, as the command keeps it.
+var processStarted = time.Now()
+
 func stopInput(dir, session string, active bool) string {
 	in, _ := json.Marshal(map[string]any{"session_id": session, "cwd": dir, "stop_hook_active": active})
+	return string(in)
+}
+
+// stopSaying is a stop whose agent last said msg: stops that say different
+// things are different stops, even at the same time.
+func stopSaying(dir, session, msg string) string {
+	in, _ := json.Marshal(map[string]any{"session_id": session, "cwd": dir, "stop_hook_active": true, "last_assistant_message": msg})
 	return string(in)
 }
 
@@ -81,8 +91,9 @@ func loopDir(t *testing.T) string {
 
 var guardReason = regexp.MustCompile(`^runaway guard: (\d+) stops in a row`)
 
-// TestConcurrentStops starts many stops at once, for one session and for
-// several, each with stop_hook_active true on a state that never changes.
+// TestConcurrentStops starts many different stops at once, for one session
+// and for several, each with stop_hook_active true on a state that never
+// changes.
 // The memory must count every one of them exactly once: session k's n
 // processes see the guard counts 0, 1, ..., n-1, one each, in some order, so
 // exactly GuardLimit of them keep the agent working and the rest are the
@@ -102,7 +113,7 @@ func TestConcurrentStops(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := loopDir(t)
-			store := StoreFor(filepath.Join(dir, stateFile))
+			store := hopeStore(dir)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 
@@ -110,6 +121,7 @@ func TestConcurrentStops(t *testing.T) {
 			// of them at once: each blocks reading its input until then.
 			type proc struct {
 				session string
+				msg     string
 				cmd     *exec.Cmd
 				stdin   io.WriteCloser
 				stdout  bytes.Buffer
@@ -117,8 +129,8 @@ func TestConcurrentStops(t *testing.T) {
 			}
 			var procs []*proc
 			for _, s := range tc.sessions {
-				for range tc.each {
-					p := &proc{session: s, cmd: stopProcess(ctx, "")}
+				for i := range tc.each {
+					p := &proc{session: s, msg: fmt.Sprintf("reply %d", i), cmd: stopProcess(ctx, "")}
 					p.cmd.Stdin = nil
 					var err error
 					if p.stdin, err = p.cmd.StdinPipe(); err != nil {
@@ -162,7 +174,7 @@ func TestConcurrentStops(t *testing.T) {
 
 			for _, p := range procs {
 				go func() {
-					io.WriteString(p.stdin, stopInput(dir, p.session, true))
+					io.WriteString(p.stdin, stopSaying(dir, p.session, p.msg))
 					p.stdin.Close()
 				}()
 			}
@@ -264,7 +276,7 @@ func TestKilledMidWrite(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	dir := loopDir(t)
-	store := StoreFor(filepath.Join(dir, stateFile))
+	store := hopeStore(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 

@@ -24,13 +24,15 @@ type codexWire struct {
 
 func readCodexInput(r io.Reader) (Input, error) {
 	var w codexWire
-	if err := readObject(r, &w); err != nil {
+	data, err := readObject(r, &w)
+	if err != nil {
 		return Input{}, err
 	}
 	in := w.input()
 	if p := optional(w.TurnID); p != nil {
 		in.TurnID = *p
 	}
+	in.StopKey = StopKey(data, nil)
 	return in, nil
 }
 
@@ -83,11 +85,13 @@ type geminiWire struct {
 
 func readGeminiInput(r io.Reader) (Input, error) {
 	var w geminiWire
-	if err := readObject(r, &w); err != nil {
+	data, err := readObject(r, &w)
+	if err != nil {
 		return Input{}, err
 	}
 	in := w.input()
 	in.PromptResponse = optional(w.PromptResponse)
+	in.StopKey = StopKey(data, w.wireInput.Timestamp)
 	return in, nil
 }
 
@@ -146,7 +150,8 @@ type copilotWire struct {
 
 func readCopilotInput(r io.Reader) (Input, error) {
 	var w copilotWire
-	if err := readObject(r, &w); err != nil {
+	data, err := readObject(r, &w)
+	if err != nil {
 		return Input{}, err
 	}
 	in := w.input()
@@ -157,6 +162,7 @@ func readCopilotInput(r io.Reader) (Input, error) {
 		in.TranscriptPath = *p
 	}
 	in.Timestamp = epochMillis(w.Timestamp)
+	in.StopKey = StopKey(data, w.Timestamp)
 	return in, nil
 }
 
@@ -194,7 +200,7 @@ func copilotLastMessage(in Input) (string, error) {
 	for {
 		found := in.Timestamp == 0 // with no timestamp, the last message at all
 		text, err := lastText(in.TranscriptPath, func() lineParser { return copilotText(in.Timestamp, &found) })
-		if err == nil || (found && !missing(in.TranscriptPath)) || in.TranscriptPath == "" {
+		if err == nil || (found && !fileMissing(in.TranscriptPath)) || in.TranscriptPath == "" {
 			return text, err
 		}
 		if time.Now().After(deadline) {
@@ -204,7 +210,7 @@ func copilotLastMessage(in Input) (string, error) {
 	}
 }
 
-func missing(path string) bool {
+func fileMissing(path string) bool {
 	_, err := os.Lstat(path)
 	return errors.Is(err, fs.ErrNotExist)
 }

@@ -25,6 +25,9 @@ type Input struct {
 	TurnID               string  // Codex: the same for every stop of a turn
 	PromptResponse       *string // Gemini: every text of the prompt chain
 	Timestamp            int64   // Copilot: the stop's time, epoch ms; 0 unknown
+	// StopKey names this stop among the session's, so that a stop that
+	// reaches the hook twice (two registrations) counts once (samestop.go).
+	StopKey string
 }
 
 // wireInput is Input as it arrives. session_id and stop_hook_active decide
@@ -38,6 +41,7 @@ type wireInput struct {
 	TranscriptPath       json.RawMessage `json:"transcript_path"`
 	Cwd                  json.RawMessage `json:"cwd"`
 	LastAssistantMessage json.RawMessage `json:"last_assistant_message"`
+	Timestamp            json.RawMessage `json:"timestamp"`
 }
 
 // optional decodes a field that may be a string, or anything else for absent.
@@ -52,10 +56,13 @@ func optional(raw json.RawMessage) *string {
 // ReadInput reads exactly one JSON object from r, in Claude Code's fields.
 func ReadInput(r io.Reader) (Input, error) {
 	var w wireInput
-	if err := readObject(r, &w); err != nil {
+	data, err := readObject(r, &w)
+	if err != nil {
 		return Input{}, err
 	}
-	return w.input(), nil
+	in := w.input()
+	in.StopKey = StopKey(data, w.Timestamp)
+	return in, nil
 }
 
 func (w wireInput) input() Input {
@@ -70,23 +77,23 @@ func (w wireInput) input() Input {
 }
 
 // readObject reads exactly one JSON object from r into v.
-func readObject(r io.Reader, v any) error {
+func readObject(r io.Reader, v any) ([]byte, error) {
 	data, err := readStdin(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(data) > MaxInput {
-		return fmt.Errorf(inputTooLarge, MaxInput>>20)
+		return nil, fmt.Errorf(inputTooLarge, MaxInput>>20)
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return errors.New(inputEmpty)
+		return nil, errors.New(inputEmpty)
 	}
 	if data[0] != '{' {
-		return errors.New(inputNotObject)
+		return nil, errors.New(inputNotObject)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf(inputNotJSON, schema.JSONError(data, err))
+		return nil, fmt.Errorf(inputNotJSON, schema.JSONError(data, err))
 	}
-	return nil
+	return data, nil
 }

@@ -3,7 +3,6 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 
@@ -13,12 +12,10 @@ import (
 // MaxState caps the state file so that a runaway file cannot stall a turn.
 const MaxState = 16 << 20
 
-// Loaded is a state file read once: its fingerprint and what its dialect
-// made of it.
+// Loaded is a state file read once: what its dialect made of it.
 type Loaded struct {
-	Path        string
-	Dialect     schema.Dialect
-	Fingerprint string
+	Path    string
+	Dialect schema.Dialect
 	schema.Reading
 }
 
@@ -28,11 +25,10 @@ func Load(f Found) *Loaded {
 	l := &Loaded{Path: f.Path, Dialect: f.Dialect}
 	data, err := ReadStateFile(f.Path)
 	if err != nil {
-		l.Fingerprint = "unreadable:" + err.Error()
 		l.Problems = []string{err.Error()}
+		l.Progress = "unreadable: " + err.Error()
 		return l
 	}
-	l.Fingerprint = fingerprint(data)
 	l.Reading = f.Dialect.Read(data)
 	return l
 }
@@ -82,12 +78,4 @@ func cause(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// fingerprint identifies a state file's bytes for the runaway guard: their
-// CRC-32, which the CPU computes at memory speed, and their length. A
-// collision only makes one changed state look unchanged to the guard, which
-// needs several unchanged stops in a row to act.
-func fingerprint(data []byte) string {
-	return fmt.Sprintf("%08x-%d", crc32.ChecksumIEEE(data), len(data))
 }

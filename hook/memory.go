@@ -1,43 +1,127 @@
 package hook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"syscall"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/schema"
 )
 
-// MemoryDir is the hook's own directory beside the state file.
+// MemoryDir is the hook's own directory beside a hope state.
 const MemoryDir = ".loophook"
 
+// cacheName is the hook's directory in the per-user cache.
+const cacheName = "loophook"
+
+// maxMemory caps a memory file: the hook's own are a few KiB, so anything
+// larger (a link to /dev/zero, say) is not the hook's and is not read.
+const maxMemory = 64 << 10
+
+// keepProgress is how many progress fingerprints a session remembers: a
+// state that goes back to any of them has made no progress.
+const keepProgress = 32
+
 // Memory is what the hook remembers of one session between evaluations.
-// Losing it only resets the guard count.
+// Losing it only resets the counts.
 type Memory struct {
-	Fingerprint string        `json:"fingerprint"` // of the state file's bytes at the last evaluation
-	Unchanged   int           `json:"unchanged"`   // the guard count
-	Rule        criteria.Rule `json:"rule"`        // the rule that last decided
+	// Seen are the progress fingerprints of the session's last
+	// evaluations, oldest first, at most keepProgress.
+	Seen          []string      `json:"seen,omitempty"`
+	Unchanged     int           `json:"unchanged"`     // the guard count
+	Continuations int           `json:"continuations"` // stops in a row with stop_hook_active
+	Rule          criteria.Rule `json:"rule"`          // the rule that last decided
+	// Covered is the progress fingerprint of the last state found to list
+	// every criterion of the loop's contract.
+	Covered string `json:"covered,omitempty"`
+	// Last is the last stop evaluated and the verdict it was given, for a
+	// second registration of the hook that brings the same stop.
+	Last *Answered `json:"last,omitempty"`
+}
+
+// Answered is one stop and the verdict it was given.
+type Answered struct {
+	Key    string        `json:"key"` // the stop's key (stopKey)
+	At     int64         `json:"at"`  // when the verdict was given, Unix nanoseconds
+	OK     bool          `json:"ok"`
+	Reason string        `json:"reason"`
+	Rule   criteria.Rule `json:"rule"`
+}
+
+// seen adds a progress fingerprint to a session's list, as its newest.
+func seen(list []string, progress string) []string {
+	list = slices.DeleteFunc(slices.Clone(list), func(s string) bool { return s == progress })
+	list = append(list, progress)
+	return list[max(0, len(list)-keepProgress):]
 }
 
 // Store is the memory of every session of one loop, one file per session,
-// each written atomically (temp file and rename) under its own file lock.
+// each written atomically (temp file and rename) under its own file lock,
+// and the loop's contract.
 type Store struct {
+	// Dir is where the memory is kept: .loop/.loophook beside a hope
+	// state, else Cache.
 	Dir string
+	// Cache is the per-user cache directory kept for this state file:
+	// where the memory goes when Dir cannot be written. "" when the
+	// user has no cache directory.
+	Cache string
 }
 
-// StoreFor returns the store that sits beside the state file at statePath.
-func StoreFor(statePath string) Store {
-	return Store{Dir: filepath.Join(filepath.Dir(statePath), MemoryDir)}
+// StoreFor returns the store of the state found: beside a hope state, in
+// the per-user cache for the other dialects, whose directories belong to
+// their loop systems.
+func StoreFor(f Found) Store {
+	cache := cacheFor(f.Path)
+	if f.Dialect.Name == schema.Hope.Name {
+		return Store{Dir: filepath.Join(filepath.Dir(f.Path), MemoryDir), Cache: cache}
+	}
+	return Store{Dir: cache, Cache: cache}
 }
 
-// file is the session's memory file; ids that are not plain names are hashed
-// so that no session id can name a path outside the store.
-func (s Store) file(session string) string {
+// cacheFor is the per-user cache directory of a state file: named by a hash
+// of its absolute path, so that any path makes one plain name.
+func cacheFor(statePath string) string {
+	root, err := os.UserCacheDir()
+	if err != nil || statePath == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(statePath); err == nil {
+		statePath = abs
+	}
+	sum := sha256.Sum256([]byte(statePath))
+	return filepath.Join(root, cacheName, hex.EncodeToString(sum[:8]))
+}
+
+// dirs are the places to keep memory in, in the order to try them.
+func (s Store) dirs() []string {
+	var dirs []string
+	for _, d := range []string{s.Dir, s.Cache} {
+		if d != "" && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// beside reports whether dir is in the project, beside the state.
+func (s Store) beside(dir string) bool { return dir != s.Cache }
+
+// file is the session's memory file in dir; ids that are not plain names
+// are hashed so that no session id can name a path outside the store.
+func file(dir, session string) string {
 	name := session
 	switch {
 	case session == "":
@@ -45,65 +129,142 @@ func (s Store) file(session string) string {
 	case !plainName(session):
 		name = fmt.Sprintf("id-%08x", crc32.ChecksumIEEE([]byte(session)))
 	}
-	return filepath.Join(s.Dir, name+".json")
+	return filepath.Join(dir, name+".json")
 }
+
+// file is the session's memory file where the hook keeps it first.
+func (s Store) file(session string) string { return file(s.Dir, session) }
 
 // Read returns the session's memory without locking, for a person's look;
 // ok is false when there is none or it cannot be read.
 func (s Store) Read(session string) (m Memory, ok bool, err error) {
-	data, err := os.ReadFile(s.file(session))
-	if errors.Is(err, os.ErrNotExist) {
-		return m, false, nil
+	for _, dir := range s.dirs() {
+		if m, ok, err = readMemory(file(dir, session)); ok || err != nil {
+			return m, ok, err
+		}
 	}
-	if err != nil {
+	return Memory{}, false, nil
+}
+
+// readMemory reads one memory file. It opens only a regular file, without
+// blocking on a named pipe, and reads at most maxMemory bytes of it.
+func readMemory(path string) (m Memory, ok bool, err error) {
+	data, err := readSmall(path, maxMemory)
+	switch {
+	case absent(err):
+		return m, false, nil
+	case errors.Is(err, errNotRegular):
+		return m, false, fmt.Errorf(memoryNotRegular, path)
+	case errors.Is(err, errTooLarge):
+		return m, false, fmt.Errorf(memoryTooLarge, path, maxMemory>>10)
+	case err != nil:
 		return m, false, fmt.Errorf(memoryUnreadable, err)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Memory{}, false, fmt.Errorf(memoryDamaged, s.file(session))
+		return Memory{}, false, fmt.Errorf(memoryDamaged, path)
 	}
 	return m, true, nil
 }
 
+var errTooLarge = errors.New("too large")
+
+// readSmall reads a file of the hook's own, which is never larger than
+// limit: only a regular file, never more than limit bytes of it.
+func readSmall(path string, limit int64) ([]byte, error) {
+	f, _, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooLarge
+	}
+	return data, nil
+}
+
+// absent reports whether err says there is no such file, or no such
+// directory for it (a file stands where one should be).
+func absent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
 // Update reads the session's memory, lets next compute the new one and
 // writes it, all under the session's lock, so that concurrent evaluations of
-// one session count exactly. next always runs, even when the store cannot be
-// used; the error then says why nothing was remembered.
+// one session count exactly. It keeps the memory in Dir, or in Cache when
+// Dir cannot be written. next always runs, even when no store can be used;
+// the error then says why nothing was remembered.
 func (s Store) Update(session string, next func(prev Memory, ok bool) Memory) error {
-	if err := s.ensureDir(); err != nil {
-		next(Memory{}, false)
-		return fmt.Errorf("%w"+noteUncounted, err)
+	var first error
+	for _, dir := range s.dirs() {
+		note, err := s.updateIn(dir, session, next)
+		if err == nil {
+			s.prune(dir)
+			return note
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	path := s.file(session)
+	next(Memory{}, false)
+	if first == nil {
+		first = errors.New(memoryNowhere)
+	}
+	return fmt.Errorf("%w"+noteUncounted, first)
+}
+
+// updateIn is Update in one directory. err says the directory cannot be
+// used; note says what was wrong with the memory found there.
+func (s Store) updateIn(dir, session string, next func(prev Memory, ok bool) Memory) (note, err error) {
+	if err := s.ensureDir(dir); err != nil {
+		return nil, err
+	}
+	path := file(dir, session)
 	unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
 	if err != nil {
-		next(Memory{}, false)
-		return fmt.Errorf(memoryNoLock+noteUncounted, err)
+		return nil, fmt.Errorf(memoryNoLock, err)
 	}
 	defer unlock()
-	prev, ok, readErr := s.Read(session)
+	prev, ok, note := readMemory(path)
 	m := next(prev, ok)
-	if ok && m == prev {
-		return readErr
+	if ok && equalMemory(m, prev) {
+		return note, nil
 	}
 	if err := writeAtomic(path, m); err != nil {
-		return fmt.Errorf("%w"+noteUncounted, err)
+		return nil, err
 	}
-	return readErr
+	return note, nil
 }
 
-func (s Store) ensureDir() error {
-	if _, err := os.Stat(s.Dir); err == nil {
+func equalMemory(a, b Memory) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func (s Store) ensureDir(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return nil
 	}
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+	perm := fs.FileMode(0o700) // the per-user cache is the user's alone
+	if s.beside(dir) {
+		perm = 0o755
+	}
+	if err := os.MkdirAll(dir, perm); err != nil {
 		return fmt.Errorf(memoryNoDir, err)
 	}
+	if !s.beside(dir) {
+		return nil
+	}
 	// Keep the hook's memory out of the project's commits.
-	return os.WriteFile(filepath.Join(s.Dir, ".gitignore"), []byte("*\n"), 0o644)
+	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o644)
 }
 
-func writeAtomic(path string, m Memory) error {
-	data, err := json.Marshal(m)
+func writeAtomic(path string, v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}

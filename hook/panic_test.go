@@ -3,7 +3,6 @@ package hook
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,7 +59,7 @@ func TestPanicLetsTheAgentStop(t *testing.T) {
 // loses count.
 func TestPanicHoldingTheMemoryLock(t *testing.T) {
 	dir := loopDir(t)
-	store := StoreFor(filepath.Join(dir, stateFile))
+	store := hopeStore(dir)
 	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
 	stop := func() (string, string) {
 		var stdout, stderr bytes.Buffer

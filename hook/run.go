@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +43,10 @@ type Options struct {
 	// Dialect, when set, is the one dialect looked for (--dialect); else a
 	// file named by --state is told by its content.
 	Dialect string
+	// Started is when the host started the hook; zero is when Run is
+	// called. Two evaluations of one stop that ran at the same time are
+	// told by it (Answered.sameStop).
+	Started time.Time
 }
 
 // Result is one evaluation: the verdict and what it was drawn from.
@@ -58,6 +63,9 @@ type Result struct {
 // and renders the answer in the host's wire. It always writes exactly one
 // JSON object to stdout, whatever happens.
 func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
+	if o.Started.IsZero() {
+		o.Started = time.Now()
+	}
 	var r Result
 	defer func() {
 		if p := recover(); p != nil {
@@ -112,18 +120,50 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		StopHookActive: in.StopHookActive,
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
+	store := StoreFor(found)
+	key := stopKey(in)
+	var contractErr error
 	changed := true
 	decide := func(prev Memory, ok bool) Memory {
-		changed = !ok || prev.Fingerprint != l.Fingerprint
-		e.Unchanged = 0
-		if in.StopHookActive && ok && prev.Fingerprint == l.Fingerprint {
-			e.Unchanged = prev.Unchanged + 1
+		// Only a stop with stop_hook_active counts anything, so only such
+		// a stop is remembered for a second registration; a turn's first
+		// stop evaluated twice changes nothing, and writes nothing.
+		if remember && ok && in.StopHookActive && prev.Last.sameStop(key, o.Started, time.Now()) {
+			// The same stop again: the verdict it was given, nothing
+			// counted twice.
+			r.Verdict, r.Memory, changed = prev.Last.verdict(), prev, false
+			return prev
+		}
+		// The contract is checked once per state a session sees: hashing
+		// ten thousand criteria names is most of a millisecond.
+		e.Removed, contractErr = nil, nil
+		if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) && !(ok && prev.Covered == l.Progress) {
+			e.Removed, contractErr = store.Removed(l.Loop, remember)
+		}
+		changed = !ok || len(prev.Seen) == 0 || prev.Seen[len(prev.Seen)-1] != l.Progress
+		e.Unchanged, e.Continuations = 0, 0
+		if in.StopHookActive {
+			e.Continuations = prev.Continuations + 1
+			if slices.Contains(prev.Seen, l.Progress) {
+				e.Unchanged = prev.Unchanged + 1
+			}
 		}
 		r.Verdict = criteria.Decide(e, o.Limits)
-		r.Memory = Memory{Fingerprint: l.Fingerprint, Unchanged: e.Unchanged, Rule: r.Rule}
+		r.Memory = Memory{
+			Seen:          seen(prev.Seen, l.Progress),
+			Unchanged:     e.Unchanged,
+			Continuations: e.Continuations,
+			Rule:          r.Rule,
+			Last:          prev.Last,
+		}
+		if l.Loop != nil && len(e.Removed) == 0 && contractErr == nil {
+			r.Memory.Covered = l.Progress
+		}
+		if in.StopHookActive {
+			r.Memory.Last = &Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule}
+		}
 		return r.Memory
 	}
-	store := StoreFor(found.Path)
 	var err error
 	switch {
 	case criteria.OtherSession(l.Session, in.SessionID):
@@ -137,23 +177,30 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		prev, ok, err = store.Read(in.SessionID)
 		decide(prev, ok)
 	}
-	if err != nil {
-		o.note(fmt.Sprintf(noteNote, err))
+	for _, err := range []error{contractErr, err} {
+		if err != nil {
+			o.note(fmt.Sprintf(noteNote, err))
+		}
 	}
 	if remember && !criteria.OtherSession(l.Session, in.SessionID) {
-		o.journal(store.Dir, r, l, in, changed)
+		o.journal(store, r, l, in, changed)
 	}
 	return r
 }
 
 // journal appends the evaluation to the loop's journal; a journal that
 // cannot be written is noted, and costs nothing else.
-func (o Options) journal(dir string, r Result, l *Loaded, in Input, changed bool) {
+func (o Options) journal(store Store, r Result, l *Loaded, in Input, changed bool) {
 	e := Entry{
 		Time: time.Now().UTC(), Session: in.SessionID, Host: o.Host.Name, Dialect: l.Dialect.Name,
-		OK: r.OK, Rule: r.Rule, Reason: r.Reason, Fingerprint: l.Fingerprint, Changed: changed, Guard: r.Memory.Unchanged,
+		OK: r.OK, Rule: r.Rule, Reason: r.Reason, Fingerprint: l.Progress, Changed: changed, Guard: r.Memory.Unchanged,
 	}
-	if err := (Journal{Dir: dir}).Append(e); err != nil {
+	err := Journal{Dir: store.Dir}.Append(e)
+	if err != nil && store.Cache != "" && store.Cache != store.Dir {
+		// Where the memory went when its own directory could not be used.
+		err = Journal{Dir: store.Cache}.Append(e)
+	}
+	if err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
 	}
 }
@@ -171,7 +218,7 @@ func Begin(o Options, in Input) Result {
 	if criteria.OtherSession(l.Session, in.SessionID) {
 		return r
 	}
-	err := StoreFor(found.Path).Update(in.SessionID, func(prev Memory, _ bool) Memory {
+	err := StoreFor(found).Update(in.SessionID, func(prev Memory, _ bool) Memory {
 		prev.Unchanged = 0
 		return prev
 	})

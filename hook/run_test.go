@@ -3,6 +3,9 @@ package hook
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+
+	"github.com/loophook/loophook/schema"
 )
 
 // stateFile is where a hope loop keeps its state.
@@ -27,4 +30,9 @@ func host(name string) Host {
 		panic(err)
 	}
 	return h
+}
+
+// hopeStore is the store of the hope loop in dir.
+func hopeStore(dir string) Store {
+	return StoreFor(Found{Path: filepath.Join(dir, stateFile), Dialect: schema.Hope})
 }

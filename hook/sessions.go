@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,36 +12,37 @@ import (
 // memory. A session id that was hashed into its file name comes back as that
 // name, which Read maps to the same file.
 func (s Store) LatestSession() (session string, ok bool, err error) {
-	entries, err := os.ReadDir(s.Dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, fmt.Errorf(memoryUnreadable, err)
-	}
 	var newest string
 	var when int64
-	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
+	for _, dir := range s.dirs() {
+		entries, err := os.ReadDir(dir)
+		if absent(err) {
 			continue
 		}
-		fi, err := e.Info()
 		if err != nil {
-			continue
+			return "", false, fmt.Errorf(memoryUnreadable, err)
 		}
-		// Ties go to the later name, so the answer does not depend on the
-		// order the directory lists them in.
-		if t := fi.ModTime().UnixNano(); newest == "" || t > when || t == when && name > newest {
-			newest, when = name, t
+		for _, e := range entries {
+			name := e.Name()
+			if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			// Ties go to the later name, so the answer does not depend on the
+			// order the directory lists them in.
+			if t := fi.ModTime().UnixNano(); newest == "" || t > when || t == when && name > newest {
+				newest, when = name, t
+			}
 		}
 	}
 	if newest == "" {
 		return "", false, nil
 	}
-	session = strings.TrimSuffix(newest, ".json")
-	if filepath.Join(s.Dir, newest) == s.file("") {
-		session = ""
+	if newest == filepath.Base(file("", "")) {
+		return "", true, nil
 	}
-	return session, true, nil
+	return strings.TrimSuffix(newest, ".json"), true, nil
 }

@@ -40,9 +40,20 @@ const contextHost = " This session is governed by loophook for %s."
 const (
 	memoryUnreadable = "read memory: %w"
 	memoryDamaged    = "memory %s is damaged; the guard counts afresh"
+	memoryNotRegular = "memory %s is not a regular file; the guard counts afresh"
+	memoryTooLarge   = "memory %s is larger than %d KiB; the guard counts afresh"
+	memoryNowhere    = "no place for the hook's memory"
 	memoryNoDir      = "create memory directory: %w"
 	memoryNoLock     = "lock memory: %w"
 	memoryNoWrite    = "write memory: %w"
+)
+
+// Contract problems.
+const (
+	contractUnreadable = "read the loop's contract %s: %v"
+	contractDamaged    = "the loop's contract %s is %s; the criteria the state lists now become the contract"
+	contractNotOurs    = "damaged"
+	contractNotRegular = "not a regular file"
 )
 
 // Transcript problems.

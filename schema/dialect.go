@@ -112,8 +112,7 @@ type Reading struct {
 	// phase, the loop controller's state), for people; "" when it has none.
 	Stage string
 	// Progress fingerprints the loop's progress fields, timestamps left
-	// out; "" when the file is not JSON, and for a dialect whose progress is
-	// the whole state (hope), which the hook fingerprints itself.
+	// out; for a file that is not JSON, its bytes.
 	Progress string
 }
 
@@ -124,26 +123,23 @@ func (d Dialect) Read(data []byte) Reading {
 	if d.fast != nil {
 		if l, ok := d.fast(data); ok {
 			l.Dialect = d.Name
-			return Reading{Loop: l, Session: l.SessionID}
+			return Reading{Loop: l, Session: l.SessionID, Progress: d.progress(data)}
 		}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return Reading{Problems: []string{problemEmpty}}
+		return Reading{Problems: []string{problemEmpty}, Progress: progressOfBytes(data)}
 	}
 	var doc any
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return Reading{Problems: []string{JSONError(data, err)}}
+		return Reading{Problems: []string{JSONError(data, err)}, Progress: progressOfBytes(data)}
 	}
-	var r Reading
+	r := Reading{Progress: progressOfDocument(doc, d.Progress)}
 	obj, _ := doc.(map[string]any)
 	if d.session != "" {
 		r.Session, _ = obj[d.session].(string)
 	}
 	if d.Stage != "" {
 		r.Stage, _ = obj[d.Stage].(string)
-	}
-	if d.Progress != nil {
-		r.Progress = progress(doc, d.Progress)
 	}
 	if r.Problems = d.Validate(doc); len(r.Problems) > 0 {
 		return r
@@ -220,6 +216,21 @@ func Tell(data []byte) Dialect {
 		}
 	}
 	return hope
+
+}
+
+// progress fingerprints a state that read plainly valid on the fast path.
+// Its bytes will do when the whole state counts and no key can be a
+// timestamp, which is the common case and costs no second decode.
+func (d Dialect) progress(data []byte) string {
+	if d.Progress == nil && !mayHoldTimes(data) {
+		return progressOfBytes(data)
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return progressOfBytes(data) // not reached: the fast path read it
+	}
+	return progressOfDocument(doc, d.Progress)
 }
 
 // Validate checks a decoded JSON document (as encoding/json decodes into

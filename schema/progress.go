@@ -1,25 +1,96 @@
 package schema
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
-	"hash/fnv"
+	"hash"
+	"hash/crc32"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// progress fingerprints the values at the dotted paths in doc, with every
-// timestamp left out, so that a state that only restamps its times has made
-// no progress (SPEC rule 9). A missing path counts as a value of its own.
-func progress(doc any, paths []string) string {
-	h := fnv.New64a()
-	for _, p := range paths {
-		at(doc, strings.Split(p, "."), p, func(where string, v any) {
-			b, _ := json.Marshal(untimed(v)) // map keys come out sorted
-			fmt.Fprintf(h, "%s=%s\n", where, b)
+// Timestamps never count as progress: an agent that only restamps its
+// times has done nothing. A key at any depth is a timestamp when it is
+// named timestamp or ends in one of timeSuffixes.
+var timeSuffixes = []string{"At", "_at", "Heartbeat"}
+
+func isTimeKey(k string) bool {
+	if k == "timestamp" {
+		return true
+	}
+	for _, s := range timeSuffixes {
+		if strings.HasSuffix(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// timeKeyEndings are the bytes that end a timestamp's key in a JSON text,
+// closing quote included; an escape (\u) could spell one in disguise.
+// timestamp" is looked for as mp": bytes.Index is fast for a pattern whose
+// first byte is rare, and t is the commonest letter there is.
+var timeKeyEndings = [][]byte{[]byte(`At"`), []byte(`_at"`), []byte(`Heartbeat"`), []byte(`mp"`), []byte(`\u`)}
+
+// mayHoldTimes reports whether a JSON text may have a timestamp key. It
+// looks at bytes only, so a value that ends like one answers yes too: that
+// costs a decode, never a wrong fingerprint.
+func mayHoldTimes(data []byte) bool {
+	for _, end := range timeKeyEndings {
+		if bytes.Contains(data, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// progressOfBytes fingerprints a text as it is: a file that is not JSON, or
+// a whole state that holds no timestamp. CRC-32 runs at memory speed; with
+// the length beside it, a collision would take two versions of one length.
+func progressOfBytes(data []byte) string {
+	return fmt.Sprintf("%08x-%d", crc32.ChecksumIEEE(data), len(data))
+}
+
+// progressOfDocument fingerprints a decoded document's progress fields
+// (fields, each a top-level name or a dotted path into objects; nil for
+// the whole document), timestamps left out, in a canonical encoding: keys
+// sorted, numbers as Go formats them, so the fingerprint does not depend on
+// how the file was laid out.
+func progressOfDocument(doc any, fields []string) string {
+	c := progressWriter{h: crc32.NewIEEE()}
+	if fields == nil {
+		c.value(doc)
+	} else {
+		c.picked(doc, fields)
+	}
+	return fmt.Sprintf("%08x-%d", c.h.Sum32(), c.n)
+}
+
+type progressWriter struct {
+	h hash.Hash32
+	n int
+}
+
+func (c *progressWriter) write(s string) {
+	c.h.Write([]byte(s))
+	c.n += len(s)
+}
+
+// picked writes {"where": value, ...} for the values at the fields' paths
+// that the document has.
+func (c *progressWriter) picked(doc any, fields []string) {
+	fields = slices.Sorted(slices.Values(fields))
+	c.write("{")
+	for _, f := range fields {
+		at(doc, strings.Split(f, "."), f, func(where string, v any) {
+			c.write(strconv.Quote(where))
+			c.write(":")
+			c.value(v)
+			c.write(",")
 		})
 	}
-	return fmt.Sprintf("%016x", h.Sum64())
+	c.write("}")
 }
 
 // at calls found with each value at path below v; "*" is every member of an
@@ -54,30 +125,38 @@ func at(v any, path []string, where string, found func(where string, v any)) {
 	}
 }
 
-// untimed is v without the members that are timestamps, at any depth.
-func untimed(v any) any {
-	switch x := v.(type) {
+func (c *progressWriter) value(v any) {
+	switch v := v.(type) {
 	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, m := range x {
-			if !timestamp(k) {
-				out[k] = untimed(m)
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			if !isTimeKey(k) {
+				keys = append(keys, k)
 			}
 		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, item := range x {
-			out[i] = untimed(item)
+		slices.Sort(keys)
+		c.write("{")
+		for _, k := range keys {
+			c.write(strconv.Quote(k))
+			c.write(":")
+			c.value(v[k])
+			c.write(",")
 		}
-		return out
+		c.write("}")
+	case []any:
+		c.write("[")
+		for _, x := range v {
+			c.value(x)
+			c.write(",")
+		}
+		c.write("]")
+	case string:
+		c.write(strconv.Quote(v))
+	case float64:
+		c.write(strconv.FormatFloat(v, 'g', -1, 64))
+	case bool:
+		c.write(strconv.FormatBool(v))
+	default: // nil, or a type encoding/json does not decode into any
+		c.write("null")
 	}
-	return v
-}
-
-// timestamp reports whether a member's name says it holds a time, which the
-// runaway guard never counts as progress: timestamp, or a name ending in
-// At, _at or Heartbeat.
-func timestamp(name string) bool {
-	return name == "timestamp" || strings.HasSuffix(name, "At") || strings.HasSuffix(name, "_at") || strings.HasSuffix(name, "Heartbeat")
 }

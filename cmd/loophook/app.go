@@ -43,6 +43,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			initCommand(),
 			cancelCommand(),
 			whyCommand(),
+			acceptCommand(),
 			installCommand(),
 			uninstallCommand(),
 			completionCommand(),

@@ -51,7 +51,7 @@ func evalCommand() *cli.Command {
 				// Without a replayed input, look at the loop as its own
 				// session would, as status does.
 				if found, err := findLoop(o); err == nil {
-					in.SessionID = statusSession(c, found.Path, hook.Load(found).Session)
+					in.SessionID = statusSession(c, found, hook.Load(found).Session)
 				}
 			}
 			o.Note = note(c.App.ErrWriter)

@@ -27,10 +27,11 @@ func evalFlags() []cli.Flag {
 		dialectFlag,
 		&cli.IntFlag{Name: "stuck-limit", Value: criteria.DefaultStuckLimit, Usage: "let the agent stop once circuitBreaker.stuckCount reaches `N`", EnvVars: []string{"LOOPHOOK_STUCK_LIMIT"}},
 		&cli.IntFlag{Name: "max-iterations", Value: criteria.DefaultMaxIterations, Usage: "iteration limit `N` for states that set no maxIterations", EnvVars: []string{"LOOPHOOK_MAX_ITERATIONS"}},
-		&cli.IntFlag{Name: "guard-limit", Value: criteria.DefaultGuardLimit, Usage: "let the agent stop after `N` stops in a row with no change to the state", EnvVars: []string{"LOOPHOOK_GUARD_LIMIT"}},
+		&cli.IntFlag{Name: "guard-limit", Value: criteria.DefaultGuardLimit, Usage: "let the agent stop after `N` stops in a row with no new progress in the state", EnvVars: []string{"LOOPHOOK_GUARD_LIMIT"}},
 		&cli.Float64Flag{Name: "budget", Value: criteria.DefaultBudget, Usage: "budget `USD` for loops that record a cost but set no budget (0: none)", EnvVars: []string{"LOOPHOOK_BUDGET"}},
 		&cli.IntFlag{Name: "iteration-ceiling", Value: criteria.DefaultIterationCeiling, Usage: "hold a state's own maxIterations to at most `N` (0: no ceiling)", EnvVars: []string{"LOOPHOOK_ITERATION_CEILING"}},
 		&cli.Float64Flag{Name: "budget-ceiling", Value: criteria.DefaultBudgetCeiling, Usage: "hold a state's own budget to at most `USD` (0: no ceiling)", EnvVars: []string{"LOOPHOOK_BUDGET_CEILING"}},
+		&cli.IntFlag{Name: "max-continuations", Value: criteria.DefaultMaxContinuations, Usage: "let the agent stop after `N` stops in a row that kept it working, whatever its progress (0: no limit)", EnvVars: []string{"LOOPHOOK_MAX_CONTINUATIONS"}},
 		&cli.StringFlag{Name: "on-invalid", Value: "block", Usage: "`block` (keep the agent working until it repairs the state) or allow", EnvVars: []string{"LOOPHOOK_ON_INVALID"}},
 		&cli.BoolFlag{Name: "require-marker", Usage: "also require <loop-complete> in the agent's last message", EnvVars: []string{"LOOPHOOK_REQUIRE_MARKER"}},
 	}
@@ -54,10 +55,11 @@ func options(c flagValues) (hook.Options, error) {
 		Dir:       c.String("dir"),
 		Dialect:   c.String("dialect"),
 		Limits: criteria.Limits{
-			StuckLimit:    c.Int("stuck-limit"),
-			MaxIterations: c.Int("max-iterations"),
-			GuardLimit:    c.Int("guard-limit"),
-			RequireMarker: c.Bool("require-marker"),
+			StuckLimit:       c.Int("stuck-limit"),
+			MaxIterations:    c.Int("max-iterations"),
+			GuardLimit:       c.Int("guard-limit"),
+			MaxContinuations: c.Int("max-continuations"),
+			RequireMarker:    c.Bool("require-marker"),
 
 			Budget:           c.Float64("budget"),
 			IterationCeiling: c.Int("iteration-ceiling"),
@@ -69,6 +71,9 @@ func options(c flagValues) (hook.Options, error) {
 		if c.Int(f) < 1 {
 			return o, fail("", msgAtLeastOne, f, c.Int(f))
 		}
+	}
+	if n := c.Int("max-continuations"); n < 0 {
+		return o, fail("", msgAtLeastZero, "max-continuations", strconv.Itoa(n))
 	}
 	if n := c.Int("iteration-ceiling"); n < 0 {
 		return o, fail("", msgAtLeastZero, "iteration-ceiling", strconv.Itoa(n))

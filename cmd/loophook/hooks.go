@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -27,6 +28,11 @@ func sessionStartCommand() *cli.Command {
 			"   echo '{\"session_id\":\"s1\",\"cwd\":\".\",\"source\":\"resume\"}' | loophook session-start --protocol claude")
 }
 
+// started is when the process started, as near as Go can tell: a hook
+// that began before another's verdict on the same stop was given ran beside
+// it (hook.Options.Started).
+var started = time.Now()
+
 // hookCommand is stop or session-start. Its flags are read here, once, by
 // the standard library's parser rather than urfave/cli's, whose lookups run
 // a regular expression each and would cost a hook call more than its
@@ -38,6 +44,7 @@ func newHookCommand(ev hook.Event, usage, description string) *cli.Command {
 	answer := func(c *cli.Context, args []string) error {
 		o, err := hookOptions(flags, args)
 		o.Note = note(c.App.ErrWriter)
+		o.Started = started
 		if err != nil {
 			o.Note(errText(err))
 			o.Misconfigured = err

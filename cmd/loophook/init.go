@@ -24,7 +24,9 @@ func initCommand() *cli.Command {
 		Description: "Writes DIR/.loop/state.json (DIR is --dir, else the current directory, even inside a\n" +
 			"git work tree) for the agent to work through: the spec, the criteria all unmet, the steps\n" +
 			"all left, iteration 0, status in_progress. Also writes .loop/.gitignore, which keeps the\n" +
-			"hook's memory out of commits. The hook finds the loop from sessions working in DIR or below.\n" +
+			"hook's memory out of commits, and starts the loop's contract: the criteria an agent cannot\n" +
+			"drop without a person's loophook accept. The hook finds the loop from sessions working\n" +
+			"in DIR or below.\n" +
 			"Give --criterion and --step once per item; commas inside an item are kept.\n" +
 			"Refuses to replace an existing state unless --force, and to write through a symbolic link.\n\n" +
 			"Examples:\n" +
@@ -59,10 +61,17 @@ func initCommand() *cli.Command {
 				return fail("", "--dir %s is not a directory", c.String("dir"))
 			}
 			path := filepath.Join(dir, schema.HopeFile)
-			if err := startLoop(path, encode(doc), c.Bool("force")); err != nil {
+			data := encode(doc)
+			if err := startLoop(path, data, c.Bool("force")); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.App.ErrWriter, "loophook: wrote %s: %s\n", shown(path), summary)
+			// A new loop, a new contract: its criteria are what the person asked for.
+			if l := schema.Hope.Read(data).Loop; l != nil {
+				if _, err := hook.StoreFor(hook.Found{Path: path, Dialect: schema.Hope}).Accept(l); err != nil {
+					fmt.Fprintf(c.App.ErrWriter, "loophook: note: keep the loop's contract: %v\n", err)
+				}
+			}
 			if root := projectRoot(dir); root != dir {
 				fmt.Fprintf(c.App.ErrWriter, "loophook: note: the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s\n", shown(dir), root)
 			}

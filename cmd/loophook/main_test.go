@@ -56,6 +56,7 @@ func params(dir string) testscript.Params {
 			// No test touches the real home or inherits a project.
 			env.Setenv("HOME", filepath.Join(env.WorkDir, ".home"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".home", ".config"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".home", ".cache"))
 			env.Setenv("NO_COLOR", "1")
 			// The example states that ship with loophook, read in place.
 			examples, err := filepath.Abs("../../schema/examples")
@@ -66,10 +67,11 @@ func params(dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"cpglob":  cpglob,
-			"expand":  expand,
-			"sleep":   sleep,
-			"genfile": genfile,
+			"cpglob":   cpglob,
+			"expand":   expand,
+			"sleep":    sleep,
+			"genfile":  genfile,
+			"backdate": backdate,
 		},
 		Condition: ruleCondition,
 	}
@@ -133,6 +135,25 @@ func cpglob(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := os.ReadFile(matches[0])
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
+}
+
+// backdate sets files' times to DAYS days ago, as if the hook had last
+// written them then:
+//
+//	backdate DAYS FILE...
+func backdate(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! backdate")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: backdate DAYS FILE...")
+	}
+	days, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	when := time.Now().Add(-time.Duration(days) * 24 * time.Hour)
+	for _, name := range args[1:] {
+		ts.Check(os.Chtimes(ts.MkAbs(name), when, when))
+	}
 }
 
 // genfile writes a file too big or too binary to keep in a script:

@@ -92,14 +92,14 @@ func findLoop(o hook.Options) (hook.Found, error) {
 
 // statusSession is the session whose guard status shows: the one named, else
 // the one the loop belongs to, else the one the hook saw last, else none.
-func statusSession(c *cli.Context, path, stateSession string) string {
+func statusSession(c *cli.Context, found hook.Found, stateSession string) string {
 	switch {
 	case c.IsSet("session"):
 		return c.String("session")
 	case stateSession != "":
 		return stateSession
 	}
-	session, _, err := hook.StoreFor(path).LatestSession()
+	session, _, err := hook.StoreFor(found).LatestSession()
 	if err != nil {
 		note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
 	}
@@ -426,8 +426,8 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 	if _, err := hook.ReadStateFile(path); err != nil {
 		return fail("", msgFileError, shown(path), err)
 	}
-	session := statusSession(c, path, hook.Load(found).Session)
-	mem, _, err := hook.StoreFor(path).Read(session)
+	session := statusSession(c, found, hook.Load(found).Session)
+	mem, _, err := hook.StoreFor(found).Read(session)
 	if err != nil {
 		note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
 	}

@@ -35,7 +35,7 @@ func whyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			entries, err := hook.Journal{Dir: hook.StoreFor(found.Path).Dir}.Read(c.String("session"))
+			entries, err := hook.Journal{Dir: hook.StoreFor(found).Dir}.Read(c.String("session"))
 			if err != nil {
 				return fail("", msgReadJournal, err)
 			}

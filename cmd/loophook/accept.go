@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+)
+
+func acceptCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "accept",
+		Usage: "make the loop's current criteria its contract",
+		Description: "The hook remembers the criteria it first saw for a loop: its contract. A state that\n" +
+			"later drops or renames one of them keeps it unmet (\"removed\") until a person agrees,\n" +
+			"so an agent cannot finish a loop by deleting what it could not do. accept is that\n" +
+			"agreement: the criteria the state lists now become the contract. It prints what\n" +
+			"changed. Criteria added to a state need no accept; loophook init starts a new contract.\n\n" +
+			"Examples:\n" +
+			"   loophook accept\n" +
+			"   loophook accept --state path/to/.loop/state.json",
+		Flags: []cli.Flag{stateFlag, dirFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fail("name the file with --state FILE", "accept takes no arguments")
+			}
+			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: hook.Hosts[0]})
+			if err != nil {
+				return err
+			}
+			l := hook.Load(found)
+			if l.Loop == nil {
+				if _, err := hook.ReadStateFile(found.Path); err != nil {
+					return fail("", msgFileError, shown(found.Path), err)
+				}
+				note(c.App.ErrWriter)(fmt.Sprintf("%s is not a valid loop state; repair it before you accept its criteria (loophook validate shows where)", shown(found.Path)))
+				return invalidState(shown(found.Path), found.Dialect.Name, len(l.Problems))
+			}
+			change, err := hook.StoreFor(found).Accept(l.Loop)
+			if err != nil {
+				return fail("", "keep the contract of %s: %v", shown(found.Path), err)
+			}
+			printAccepted(c.App.ErrWriter, shown(found.Path), l.Loop, change)
+			return nil
+		},
+	}
+}
+
+// printAccepted says what accepting a loop's criteria changed, one line each.
+func printAccepted(w io.Writer, path string, l *criteria.Loop, change hook.ContractChange) {
+	say := note(w)
+	n := count(l.Criteria.Len(), "criterion", "criteria")
+	switch {
+	case change.New:
+		say(fmt.Sprintf("the contract of %s is now its %s (it had none)", path, n))
+	case len(change.Removed) == 0 && len(change.Added) == 0:
+		say(fmt.Sprintf("the contract of %s already is its %s; nothing changed", path, n))
+		return
+	default:
+		say(fmt.Sprintf("the contract of %s is now its %s", path, n))
+	}
+	for _, name := range change.Removed {
+		say("removed: " + strconv.Quote(name))
+	}
+	if !change.New {
+		for _, name := range change.Added {
+			say("added: " + strconv.Quote(name))
+		}
+	}
+}
