@@ -41,6 +41,12 @@ type Loop struct {
 	// Checkpoints says the loop pauses for the person after each unit of
 	// work (hope's colleague shape): rule checkpoint.
 	Checkpoints bool
+	// Uncounted says the loop counts no iterations: the other loop systems
+	// than hope count phases, stages or loops instead.
+	Uncounted bool
+	// RecordIn names where the agent records a criterion it verified; ""
+	// is hope's criteriaStatus.
+	RecordIn string
 	// Notes are what a resumed agent is told beyond the rules' fields
 	// (on-loop's todos, an orchestrator's handoff), one line each.
 	Notes []string

@@ -92,7 +92,11 @@ func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int, remo
 	if l.DoneClaim {
 		head = fmt.Sprintf("%s: the loop is marked done, but %d of %d criteria unmet: ", where(l, lim), n+len(removed), l.Criteria.Len()+len(removed))
 	}
-	tail := ". Work on them, verify each, and record it in criteriaStatus in " + path + " before you stop"
+	record := "criteriaStatus"
+	if l.RecordIn != "" {
+		record = l.RecordIn
+	}
+	tail := ". Work on them, verify each, and record it in " + record + " in " + path + " before you stop"
 	if next := l.Next(); next != "" {
 		tail = ". Next step: " + clip(next) + tail
 	}
@@ -123,6 +127,14 @@ func reasonAssumption(l *Loop, lim Limits, assumed []string) string {
 }
 
 func reasonNoExitSignal(l *Loop, lim Limits, path string) string {
+	if l.RecordIn != "" {
+		// Another loop system: its own done claim is the exit signal.
+		next := ""
+		if n := l.Next(); n != "" {
+			next = " Next step: " + clip(n) + "."
+		}
+		return fmt.Sprintf("%s: every criterion is met, but %s does not mark the loop done yet.%s Once you have verified everything, mark it done as the loop system does", where(l, lim), path, next)
+	}
 	return fmt.Sprintf("%s: every criterion is met, but exit_signal is not true. Once you have verified everything, set exit_signal to true in %s", where(l, lim), path)
 }
 
@@ -165,6 +177,12 @@ func reasonMisconfigured(err error) string {
 
 // where says where the loop stands, for the agent reading the reason.
 func where(l *Loop, lim Limits) string {
+	if l.Uncounted {
+		if l.Dialect != "" {
+			return "the " + l.Dialect + " loop"
+		}
+		return "the loop"
+	}
 	return fmt.Sprintf("iteration %s of %s", number(l.Iteration), number(MaxIterations(l, lim)))
 }
 

@@ -126,6 +126,8 @@ func loopControllerFromDocument(doc map[string]any) *criteria.Loop {
 	l := &criteria.Loop{
 		Spec:          tellSystem(str(doc["systemName"]), str(doc["systemId"]), issue(doc["githubIssue"])),
 		HasExitSignal: true,
+		Uncounted:     true,
+		RecordIn:      "stages, capabilities and gates",
 	}
 	stages := obj(doc["stages"])
 	for _, s := range lcStages {

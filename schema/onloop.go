@@ -70,7 +70,7 @@ func validateOnLoop(doc any) []string {
 func onLoopFromDocument(doc map[string]any) *criteria.Loop {
 	phase := str(doc["phase"])
 	done := strs(doc["phases_completed"])
-	l := &criteria.Loop{Spec: str(doc["prompt"]), HasExitSignal: true}
+	l := &criteria.Loop{Spec: str(doc["prompt"]), HasExitSignal: true, Uncounted: true, RecordIn: "phases_completed"}
 	var left []string
 	known := phase == onLoopComplete || phase == onLoopFailed
 	for _, p := range onLoopPhases {

@@ -137,7 +137,7 @@ func orchestratorFromDocument(doc map[string]any) *criteria.Loop {
 			gaps = append(gaps, d)
 		}
 	}
-	l := &criteria.Loop{Spec: tellOrchestratorSpec(str(doc["mode"]), gaps), HasExitSignal: true}
+	l := &criteria.Loop{Spec: tellOrchestratorSpec(str(doc["mode"]), gaps), HasExitSignal: true, Uncounted: true, RecordIn: "completedSystems, subAgents and gates"}
 
 	l.Criteria = append(l.Criteria, criteria.Criterion{Name: criterionScope, Met: str(scope["completedAt"]) != ""})
 	var systems, left []string
