@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -50,7 +51,7 @@ func TestConcurrentDoubleStopCountsOnce(t *testing.T) {
 		}
 		for i := range procs {
 			p := &procs[i]
-			p.cmd = stopProcess(ctx, "")
+			p.cmd = stopProcess(ctx, "", fmt.Sprintf("%s=%d", startedEnv, time.Now().UnixNano()))
 			p.cmd.Stdin = nil
 			var err error
 			if p.stdin, err = p.cmd.StdinPipe(); err != nil {

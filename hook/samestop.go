@@ -95,9 +95,12 @@ func (a *Answered) sameStop(key string, started, now time.Time) bool {
 		return false
 	}
 	at := time.Unix(0, a.At)
-	if strings.HasPrefix(key, instantKey) || strings.Contains(key, transcriptMark) {
+	if strings.HasPrefix(key, instantKey) {
 		return now.Sub(at) < sameStopWindow
 	}
+	// Claude Code writes its transcript behind the hooks, so two stops of
+	// a turn can find it unchanged: only evaluations that overlapped in
+	// time are one stop, the second started before the first answered.
 	return started.Before(at)
 }
 
