@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"path/filepath"
-	"unsafe"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
 
@@ -262,7 +260,13 @@ func setSum(names []string) string {
 
 func hashOf(s string) string { return fmt.Sprintf("%016x", nameHash(s)) }
 
+// nameHash is FNV-1a: no table to build at the start of every hook call,
+// as a CRC-32C's would be.
 func nameHash(s string) uint64 {
-	b := unsafe.Slice(unsafe.StringData(s), len(s))
-	return uint64(crc32.Checksum(b, castagnoli))<<32 | uint64(crc32.ChecksumIEEE(b))
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
 }

@@ -44,10 +44,8 @@ func StopKey(data []byte, timestamp json.RawMessage) string {
 	if ms, ok := instant(timestamp); ok {
 		return fmt.Sprintf("%s%d", instantKey, ms)
 	}
-	return fmt.Sprintf("%s%08x-%d", bytesKey, crc32.Checksum(data, castagnoli), len(data))
+	return fmt.Sprintf("%s%08x-%d", bytesKey, crc32.ChecksumIEEE(data), len(data))
 }
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // instant reads a timestamp as epoch milliseconds: a number, or an
 // RFC 3339 string.

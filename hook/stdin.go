@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -20,6 +21,11 @@ var (
 // the input, or until a whole JSON object has come and nothing follows it
 // within inputGrace.
 func readStdin(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if data, ok, err := readFileStdin(f); ok {
+			return data, err
+		}
+	}
 	type chunk struct {
 		data  []byte
 		err   error
@@ -39,7 +45,7 @@ func readStdin(r io.Reader) ([]byte, error) {
 		}()
 		r := io.LimitReader(r, MaxInput+1)
 		for {
-			buf := make([]byte, 64<<10)
+			buf := make([]byte, 4<<10) // inputs are small; fresh pages cost
 			n, err := r.Read(buf)
 			select {
 			case chunks <- chunk{data: buf[:n], err: err}:

@@ -26,7 +26,8 @@ type benchCase struct {
 // caseNames lists every case in the order they run. The last one's name
 // follows -big.
 func caseNames(bigName string) []string {
-	return []string{"no state", "typical", "large", "marker 1KB", bigName}
+	return []string{"no state", "typical", "large", "marker 1KB", bigName,
+		"codex", "gemini", "copilot", "claude", "on-loop", "loop-controller", "orchestrator", "deep nothing"}
 }
 
 // normName makes "marker 1GB", "marker-1gb" and "Marker1GB" the same name.
@@ -479,6 +480,32 @@ func buildCases(work string, selected map[string]bool, bigSize int64, bigName st
 	if err := add("marker 1KB", &done, marker, small, false, true, fmt.Sprintf(", exit_signal, transcript %s", humanBytes(int64(len(transcriptTail()))))); err != nil {
 		return nil, err
 	}
+	// A stop in each host's protocol, on the typical state.
+	for _, host := range []string{"codex", "gemini", "copilot", "claude"} {
+		if err := add(host, &typical, []string{"stop", "--protocol", host}, small, true, false, ", --protocol "+host); err != nil {
+			return nil, err
+		}
+	}
+	// Each other loop system's example state, laid out as it keeps it.
+	for _, dialect := range []string{"on-loop", "loop-controller", "orchestrator"} {
+		if !selected[normName(dialect)] {
+			continue
+		}
+		dir := filepath.Join(work, "cases", normName(dialect))
+		if err := copyExample(filepath.Join("schema", "examples", dialect), dir); err != nil {
+			return nil, fmt.Errorf("%s: %w (run benchhook from the module's root)", dialect, err)
+		}
+		cases = append(cases, benchCase{name: dialect, dir: dir, args: stop, stdin: makeInput(dir, small, &lastMsg), about: "schema/examples/" + dialect})
+	}
+	// Nothing found, 30 levels down a work tree with 20 folders a level.
+	if selected[normName("deep nothing")] {
+		dir := filepath.Join(work, "cases", "deepnothing")
+		deep, err := writeDeepTree(dir, 30, 20)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, benchCase{name: "deep nothing", dir: deep, args: stop, stdin: makeInput(deep, small, &lastMsg), wantOK: true, about: "cwd 30 levels deep, no state"})
+	}
 	if selected[normName(bigName)] {
 		big := filepath.Join(tdir, "transcript-"+strings.TrimPrefix(bigName, "marker ")+".jsonl")
 		start := time.Now()
@@ -512,4 +539,53 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// copyExample copies an example state's tree into dir, a git work tree.
+func copyExample(from, dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		return err
+	}
+	return filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+}
+
+// writeDeepTree makes a git work tree at dir with width folders at each of
+// depth levels, and returns the deepest folder.
+func writeDeepTree(dir string, depth, width int) (string, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		return "", err
+	}
+	at := dir
+	for level := range depth {
+		for i := range width {
+			if err := os.MkdirAll(filepath.Join(at, fmt.Sprintf("d%02d-%02d", level, i)), 0o755); err != nil {
+				return "", err
+			}
+		}
+		at = filepath.Join(at, fmt.Sprintf("d%02d-%02d", level, 0))
+	}
+	return at, nil
 }

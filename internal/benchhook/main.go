@@ -678,6 +678,9 @@ func goalLines(results []result, bigName string) []string {
 	}
 	vsFloor("typical", 1.5)
 	vsFloor("large", 5)
+	for _, name := range []string{"codex", "gemini", "copilot", "claude", "on-loop", "loop-controller", "orchestrator", "deep nothing"} {
+		vsFloor(name, 1.5)
+	}
 	small, ok1 := by["marker 1KB"]
 	big, ok2 := by[bigName]
 	if ok1 && ok2 {

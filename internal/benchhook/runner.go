@@ -264,14 +264,17 @@ func checkVerdict(out []byte) (bool, error) {
 		return false, errors.New("a JSON value but not an object")
 	}
 	var v struct {
-		OK     *bool       `json:"ok"`
-		Reason stringCheck `json:"reason"`
+		OK       *bool       `json:"ok"`
+		Decision *string     `json:"decision"`
+		Reason   stringCheck `json:"reason"`
 	}
 	if err := json.Unmarshal(out, &v); err != nil {
 		return false, err
 	}
 	if v.OK == nil {
-		return false, errors.New(`no boolean "ok" field`)
+		// A host's own wire: a block goes on, anything else lets go.
+		ok := v.Decision == nil || *v.Decision != "block"
+		v.OK = &ok
 	}
 	if v.Reason.present && !v.Reason.isString {
 		return false, errors.New(`"reason" is not a string`)
