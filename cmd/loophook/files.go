@@ -219,3 +219,10 @@ func pathCause(err error) error {
 	}
 	return err
 }
+
+// isLinkedWorktree reports whether root is a linked git worktree, whose
+// .git is a file naming the main repository.
+func isLinkedWorktree(root string) bool {
+	fi, err := os.Lstat(filepath.Join(root, ".git"))
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -7,16 +7,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
-// Scopes are Claude Code's settings files a person can install into.
-var scopes = []string{"project", "local", "user"}
-
 func scopeFlag() cli.Flag {
 	return &cli.StringFlag{Name: "scope", Value: "project", Usage: "the settings file: `project`, local or user"}
+}
+
+func hostFlag() cli.Flag {
+	return &cli.StringFlag{Name: "host", Usage: "the agent host: `claude`, codex, gemini or copilot (default: the one the project is set up for, else claude)"}
 }
 
 var dryRunFlag = &cli.BoolFlag{Name: "dry-run", Usage: "print what the settings file would become, and write nothing"}
@@ -46,11 +48,11 @@ func installCommand() *cli.Command {
 			"Examples:\n" +
 			"   loophook install\n" +
 			"   loophook install --scope user --dry-run",
-		Flags: []cli.Flag{scopeFlag(), dryRunFlag},
+		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
 			return editSettings(c, settingsEdit{
-				done: "installed into", would: "would install into", nothing: "already installed in",
-				change: installHooks, others: true,
+				install: true,
+				done:    "installed into", would: "would install into", nothing: "already installed in",
 			})
 		},
 	}
@@ -68,21 +70,20 @@ func uninstallCommand() *cli.Command {
 			"Examples:\n" +
 			"   loophook uninstall\n" +
 			"   loophook uninstall --scope local --dry-run",
-		Flags: []cli.Flag{scopeFlag(), dryRunFlag},
+		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
 			return editSettings(c, settingsEdit{
-				done: "uninstalled from", would: "would uninstall from", nothing: "not installed in", change: uninstallHooks,
+				done: "uninstalled from", would: "would uninstall from", nothing: "not installed in",
 			})
 		},
 	}
 }
 
-// settingsEdit is install or uninstall: the change, and the words that say
-// what happened.
+// settingsEdit is install or uninstall, and the words that say what
+// happened.
 type settingsEdit struct {
+	install              bool
 	done, would, nothing string
-	change               func(doc *object, bin string, others []scopeSettings) (changes, notes []string, err error)
-	others               bool // read the other scopes' files: their hooks and block cap
 }
 
 // scopeSettings is another scope's settings file, as read.
@@ -96,12 +97,34 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if c.NArg() > 0 {
 		return fail("choose the file with --scope project|local|user", "%s takes no arguments", command)
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fail("", "find the project: %v", err)
+	}
+	var notes []string
+	h := hostNamed(c.String("host"))
+	switch {
+	case !c.IsSet("host"):
+		var picked string
+		h, picked = detectHost(wd)
+		notes = append(notes, picked)
+	case h == nil:
+		return errUnknownHost(c.String("host"), hostNames())
+	}
 	scope := c.String("scope")
-	path, err := settingsPath(scope, command)
+	path, root, err := hostPath(h, scope, wd, command)
 	if err != nil {
 		return err
 	}
+	if e.install && h.readOthers {
+		if where, ok := pluginEnabled(claudeFiles(root)...); ok {
+			return errPluginEnabled(shown(where))
+		}
+	}
 	bin, err := loophookBinary()
+	if err == nil {
+		err = hostBinary(h, bin)
+	}
 	if err != nil {
 		return err
 	}
@@ -109,21 +132,33 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if err != nil {
 		return err
 	}
-	doc, err := decodeSettings(data)
+	doc, err := h.text.decode(data)
 	if err != nil {
 		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s is %v; nothing changed", shown(path), err)
 	}
+	before, _ := h.text.decode(data)
 	var others []scopeSettings
-	if e.others {
-		others = otherScopes(scope, path)
+	if h.readOthers {
+		others = otherScopes(h, scope, path)
 	}
-	changes, notes, err := e.change(doc, bin, others)
+	change := h.uninstall
+	if e.install {
+		change = h.install
+	}
+	changes, changeNotes, err := change(doc, bin, scope, others)
 	if err != nil {
 		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s: %v; nothing changed", shown(path), err)
 	}
+	notes = append(notes, changeNotes...)
 	out := data
 	if len(changes) > 0 {
-		out = sameEncoding(data, encode(doc))
+		if out, err = h.text.encode(data, doc); err != nil {
+			return fail(hintByHand(path), "%s: %v; nothing changed", shown(path), err)
+		}
+	}
+	trust, err := prepareTrust(h, e.install, scope, root, path, before, doc, bin)
+	if err != nil {
+		return err
 	}
 	var summary string
 	switch {
@@ -144,13 +179,59 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 		summary = fmt.Sprintf("%s %s: %s", e.done, shown(path), strings.Join(changes, ", "))
 	}
 	fmt.Fprintf(c.App.ErrWriter, "loophook: %s\n", summary)
-	if e.others {
+	if trust != nil {
+		if c.Bool("dry-run") {
+			fmt.Fprintf(c.App.ErrWriter, "loophook: dry run: would change %s: %s; nothing written\n", shown(trust.path), strings.Join(trust.changes, ", "))
+		} else {
+			if err := writeSettings(trust.target, trust.out); err != nil {
+				return errTrustWrite(shown(trust.path), shown(path), err)
+			}
+			fmt.Fprintf(c.App.ErrWriter, "loophook: %s\n", msgTrustWritten(shown(trust.path), trust.changes))
+		}
+	}
+	if h.readOthers {
 		notes = append(notes, alsoInstalled(others, bin)...)
 	}
+	if e.install && h.tell != nil {
+		notes = append(notes, h.tell(scope, root, bin)...)
+	}
 	for _, n := range notes {
-		fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s\n", n)
+		if n != "" {
+			fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s\n", n)
+		}
 	}
 	return nil
+}
+
+// preparedTrust is the trust file's new bytes, ready to write.
+type preparedTrust struct {
+	path, target string
+	out          []byte
+	changes      []string
+}
+
+// prepareTrust reads and changes a host's trust file, before anything is
+// written, so that a trust file that cannot be edited leaves both as they were.
+func prepareTrust(h *installHost, install bool, scope, root, path string, before, after *object, bin string) (*preparedTrust, error) {
+	if h.trust == nil {
+		return nil, nil
+	}
+	fe, err := h.trust(install, scope, root, path, before, after, bin)
+	if err != nil || fe == nil {
+		return nil, err
+	}
+	target, data, err := readSettings(fe.path, "install")
+	if err != nil {
+		return nil, err
+	}
+	out, changes, err := fe.change(data)
+	if err != nil {
+		return nil, fail(hintTrustByHand, "%s: %v; nothing changed", shown(fe.path), err)
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	return &preparedTrust{fe.path, target, out, changes}, nil
 }
 
 // maxSettings is the largest settings file install reads.
@@ -209,12 +290,13 @@ func writeSettings(target string, data []byte) error {
 	return err
 }
 
-// otherScopes reads the settings files of the scopes other than scope,
-// passing over those that cannot be read.
-func otherScopes(scope, path string) []scopeSettings {
+// otherScopes reads the host's settings files of the scopes other than
+// scope, passing over those that cannot be read.
+func otherScopes(h *installHost, scope, path string) []scopeSettings {
 	var others []scopeSettings
-	for _, other := range scopes {
-		p, err := settingsPath(other, "")
+	wd, _ := os.Getwd()
+	for _, other := range h.scopes {
+		p, _, err := hostPath(h, other, wd, "")
 		if other == scope || err != nil || p == path {
 			continue
 		}
@@ -222,7 +304,7 @@ func otherScopes(scope, path string) []scopeSettings {
 		if err != nil {
 			continue
 		}
-		if doc, err := decodeSettings(data); err == nil {
+		if doc, err := h.text.decode(data); err == nil {
 			others = append(others, scopeSettings{other, p, doc})
 		}
 	}
@@ -250,38 +332,41 @@ func sameEncoding(orig, out []byte) []byte {
 	return out
 }
 
-// settingsPath is the settings file of a scope. The project and local
-// scopes are refused where the project's .claude is the user's own: in the
-// home directory outside any work tree, or in a work tree whose root is the
-// home directory. command names what was refused.
-func settingsPath(scope, command string) (string, error) {
-	switch scope {
-	case "project", "local":
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fail("", "find the project: %v", err)
-		}
-		root := projectRoot(wd)
-		if user, err := userConfigDir(); err == nil && sameDir(filepath.Join(root, ".claude"), user) {
+// hostPath is the file of a host's scope, and the project's directory for
+// the host. The project scopes are refused where the project's file would
+// be the user's own: in the home directory outside any work tree, or in a
+// work tree whose root is the home directory. command names what was
+// refused.
+func hostPath(h *installHost, scope, wd, command string) (path, root string, err error) {
+	if !slices.Contains(h.scopes, scope) {
+		return "", "", errScope(h.name, h.scopes, scope)
+	}
+	root = h.projectDir(wd)
+	if path, err = h.file(scope, root); err != nil {
+		return "", "", fail("", "find the home directory: %v", err)
+	}
+	if scope != "user" {
+		if user, err := h.file("user", root); err == nil && sameDir(filepath.Dir(path), filepath.Dir(user)) {
 			where := shown(root)
 			if home, err := os.UserHomeDir(); err == nil && sameDir(root, home) {
 				where = "the home directory"
 			}
-			return "", errNotAProject(where, command)
+			return "", "", errNotAProject(where, filepath.Base(filepath.Dir(path)), command)
 		}
-		name := "settings.json"
-		if scope == "local" {
-			name = "settings.local.json"
-		}
-		return filepath.Join(root, ".claude", name), nil
-	case "user":
-		dir, err := userConfigDir()
-		if err != nil {
-			return "", fail("", "find the home directory: %v", err)
-		}
-		return filepath.Join(dir, "settings.json"), nil
 	}
-	return "", fail("", "--scope must be project, local or user, not %q", scope)
+	return path, root, nil
+}
+
+// claudeFiles are Claude Code's settings files for the project at root,
+// lowest precedence first: user, project, local.
+func claudeFiles(root string) []string {
+	var files []string
+	for _, scope := range []string{"user", "project", "local"} {
+		if f, err := claudeFile(scope, root); err == nil {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // userConfigDir is where Claude Code keeps its user configuration:

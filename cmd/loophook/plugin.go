@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 )
 
@@ -35,7 +34,7 @@ const pluginName = "loophook"
 func pluginEnabled(settingsFiles ...string) (where string, ok bool) {
 	decided := map[string]string{} // plugin id -> the file that enabled it, "" when disabled
 	for _, f := range settingsFiles {
-		b, err := os.ReadFile(f)
+		b, err := readRegular(f, maxSettings) // never a named pipe: it would block
 		if err != nil || !bytes.Contains(b, []byte(pluginName+"@")) {
 			continue
 		}

@@ -21,7 +21,13 @@ const (
 
 // hookCommand is the command line Claude Code runs for one of loophook's hooks.
 func hookCommand(bin, command string) string {
-	return shellQuote(bin) + " " + command + " --protocol claude"
+	return protocolCommand(bin, command, "claude")
+}
+
+// protocolCommand is the command line a host runs for one of loophook's
+// hooks, speaking that host's protocol.
+func protocolCommand(bin, command, protocol string) string {
+	return shellQuote(bin) + " " + command + " --protocol " + protocol
 }
 
 // installHooks merges loophook's hooks and the block cap into a Claude Code
@@ -230,13 +236,15 @@ func childList(parent *object, key, pointer string) ([]any, error) {
 	return list, nil
 }
 
-// handler is one {"type": "command", "command": ...} in a matcher group.
+// handler is one {"type": "command", "command": ...} in a matcher group;
+// key is the member that holds its command line.
 type handler struct {
 	handler *object
+	key     string
 }
 
 func (h handler) command() string {
-	v, _ := h.handler.get("command")
+	v, _ := h.handler.get(h.key)
 	s, _ := v.(string)
 	return s
 }
@@ -253,15 +261,26 @@ func findHandlers(groups []any, ours func(command string) bool) []handler {
 		}
 		v, _ := group.get("hooks")
 		list, _ := v.([]any)
-		for _, x := range list {
-			h, ok := x.(*object)
-			if !ok {
-				continue
-			}
-			if cmd, ok := h.get("command"); ok {
+		found = append(found, findFlat(list, []string{"command"}, ours)...)
+	}
+	return found
+}
+
+// findFlat lists the handlers of a list of handlers whose command, under
+// the first of keys they have, is one that ours says is loophook's.
+func findFlat(list []any, keys []string, ours func(command string) bool) []handler {
+	var found []handler
+	for _, x := range list {
+		h, ok := x.(*object)
+		if !ok {
+			continue
+		}
+		for _, key := range keys {
+			if cmd, ok := h.get(key); ok {
 				if s, ok := cmd.(string); ok && ours(s) {
-					found = append(found, handler{h})
+					found = append(found, handler{h, key})
 				}
+				break
 			}
 		}
 	}
@@ -370,37 +389,42 @@ func isAssignment(raw string) bool {
 // program changed. A line that is not loophook's becomes loophook's plain
 // one.
 func repointed(line, bin, command string) (cmd string, moved bool) {
+	return repointedTo(line, bin, command, "claude")
+}
+
+// repointedTo is repointed for any host's protocol.
+func repointedTo(line, bin, command, protocol string) (cmd string, moved bool) {
 	c, ok := parseCall(line, bin, command)
 	if !ok {
-		return hookCommand(bin, command), true
+		return protocolCommand(bin, command, protocol), true
 	}
 	var b strings.Builder
 	b.WriteString(c.line[:c.prog.start])
 	b.WriteString(shellQuote(bin))
 	at := c.prog.end
-	protocol := false
+	hasProtocol := false
 	for j := 1; j < len(c.args); j++ {
 		a := c.args[j]
 		name, value, hasValue := strings.Cut(a.text, "=")
 		if name != "--protocol" && name != "-protocol" {
 			continue
 		}
-		protocol = true
+		hasProtocol = true
 		switch {
-		case hasValue && value != "claude":
-			b.WriteString(c.line[at:a.start] + name + "=claude")
+		case hasValue && value != protocol:
+			b.WriteString(c.line[at:a.start] + name + "=" + protocol)
 			at = a.end
 		case !hasValue && j+1 == len(c.args):
-			b.WriteString(c.line[at:a.end] + " claude")
+			b.WriteString(c.line[at:a.end] + " " + protocol)
 			at = a.end
-		case !hasValue && c.args[j+1].text != "claude":
-			b.WriteString(c.line[at:c.args[j+1].start] + "claude")
+		case !hasValue && c.args[j+1].text != protocol:
+			b.WriteString(c.line[at:c.args[j+1].start] + protocol)
 			at = c.args[j+1].end
 			j++
 		}
 	}
-	if !protocol {
-		b.WriteString(c.line[at:c.args[0].end] + " --protocol claude")
+	if !hasProtocol {
+		b.WriteString(c.line[at:c.args[0].end] + " --protocol " + protocol)
 		at = c.args[0].end
 	}
 	b.WriteString(c.line[at:])
