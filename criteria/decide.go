@@ -29,6 +29,9 @@ const (
 	RuleNoExitSignal   Rule = "no-exit-signal"
 	RuleNoMarker       Rule = "no-marker"
 	RuleComplete       Rule = "complete"
+	// RuleStandAside is not a rule of the spec: another registration of
+	// the same hook answers (the plugin beside `loophook install`).
+	RuleStandAside Rule = "stand-aside"
 	// RuleMisconfigured is not a rule of the spec: the hook's flags cannot
 	// be read, so it enforces nothing, and the person must hear of it.
 	RuleMisconfigured Rule = "misconfigured"

@@ -32,6 +32,10 @@ type Options struct {
 	StatePath string // --state: skips the search
 	Dir       string // --dir: where the search starts, before all else
 	Limits    criteria.Limits
+	// StandAside, when set, says why this call leaves the answer to another
+	// registration of the same hook (the plugin beside an install): it
+	// lets the agent go, counts nothing and reads no state.
+	StandAside string
 	// Misconfigured, when set, is what is wrong with the hook's flags: the
 	// agent is let go, and the person told.
 	Misconfigured error
@@ -74,6 +78,11 @@ func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
 		}
 		WriteJSON(stdout, o.answer(ev, r))
 	}()
+	if o.StandAside != "" {
+		o.note(o.StandAside)
+		r.Verdict = criteria.Verdict{OK: true, Rule: criteria.RuleStandAside, Reason: o.StandAside}
+		return
+	}
 	if o.Misconfigured != nil {
 		r.Verdict = criteria.Misconfigured(o.Misconfigured)
 		return

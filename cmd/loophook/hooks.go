@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -45,6 +46,11 @@ func newHookCommand(ev hook.Event, usage, description string) *cli.Command {
 		o, err := hookOptions(flags, args)
 		o.Note = note(c.App.ErrWriter)
 		o.Started = started
+		if os.Getenv(viaEnv) == viaPlugin {
+			if where, ok := installedBeside(string(ev)); ok {
+				o.StandAside = fmt.Sprintf(msgStandAside, shown(where))
+			}
+		}
 		if err != nil {
 			o.Note(errText(err))
 			o.Misconfigured = err

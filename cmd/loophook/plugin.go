@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 )
 
@@ -79,4 +80,49 @@ func allStrings(list []any) bool {
 		}
 	}
 	return true
+}
+
+// viaEnv is set by the plugin's hook script (.claude-plugin/hook.sh).
+const (
+	viaEnv    = "LOOPHOOK_VIA"
+	viaPlugin = "plugin"
+)
+
+// installedBeside names the Claude Code settings file in which `loophook
+// install` registered loophook for the hook command (stop, session-start),
+// when the plugin runs that event too: the plugin then stands aside and the
+// installed hook, with its block cap, answers alone. ok is false when no
+// settings file registers it.
+func installedBeside(command string) (where string, ok bool) {
+	dir := os.Getenv("CLAUDE_PROJECT_DIR")
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	event := ""
+	for _, h := range hookEvents {
+		if h.command == command {
+			event = h.event
+		}
+	}
+	for _, f := range claudeFiles(projectRoot(dir)) {
+		b, err := readRegular(f, maxSettings)
+		if err != nil || !bytes.Contains(b, []byte("loophook")) {
+			continue
+		}
+		doc, err := decodeSettings(b)
+		if err != nil {
+			continue
+		}
+		hooks, _ := doc.get("hooks")
+		h, isObject := hooks.(*object)
+		if !isObject {
+			continue
+		}
+		groups, _ := h.get(event)
+		list, _ := groups.([]any)
+		if len(findHandlers(list, loophookHandler("", command))) > 0 {
+			return f, true
+		}
+	}
+	return "", false
 }

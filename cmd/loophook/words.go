@@ -46,6 +46,7 @@ const (
 	msgCancelDialect  = "%s holds a loop of dialect %s; cancel changes only %s"
 	hintCancelDialect = "stop that loop the way its own system does"
 	msgNote           = "note: %v"
+	msgStandAside     = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
 	msgProgress       = "%d of %d criteria met"
 	msgWatchJSON      = "--watch redraws text; it does not go with --json"
 	clearScreen       = "\x1b[H\x1b[2J"
