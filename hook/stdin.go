@@ -11,7 +11,8 @@ import (
 // How long the hook waits on stdin. A host that never closes it must not
 // hold the turn: once a whole JSON object has arrived, the hook waits only
 // a moment for the end of the input (or for more, which makes the input
-// two values), and if no whole object arrives in time it gives up.
+// two values), and if input stops coming for inputDeadline before a whole
+// object has, it gives up.
 var (
 	inputDeadline = 1500 * time.Millisecond
 	inputGrace    = 50 * time.Millisecond
@@ -69,6 +70,10 @@ func readStdin(r io.Reader) ([]byte, error) {
 				panic(c.panic)
 			}
 			data = append(data, c.data...)
+			if len(c.data) > 0 {
+				// The deadline is for input that stops coming.
+				deadline.Reset(inputDeadline)
+			}
 			if scan.feed(c.data) && grace == nil {
 				grace = time.After(inputGrace)
 			}

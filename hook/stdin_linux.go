@@ -42,6 +42,14 @@ func readFileStdin(f *os.File) (data []byte, ok bool, err error) {
 		}
 		n, err := f.Read(buf)
 		data = append(data, buf[:n]...)
+		if n > 0 {
+			// The deadline is for input that stops coming, not for a
+			// large one still arriving.
+			deadline = time.Now().Add(inputDeadline)
+			if n == len(buf) && len(buf) < 256<<10 {
+				buf = make([]byte, 256<<10)
+			}
+		}
 		if len(data) > MaxInput {
 			return data, true, nil
 		}

@@ -114,6 +114,7 @@ type statusReport struct {
 	Problems   []string      `json:"problems,omitempty"`
 	Loop       *loopReport   `json:"loop,omitempty"`
 	Session    string        `json:"session"` // "" when there is none
+	Host       string        `json:"host,omitempty"` // the host whose hook last evaluated the session
 	Guard      int           `json:"guard"`
 	GuardLimit int           `json:"guardLimit"`
 	LastRule   criteria.Rule `json:"lastRule,omitempty"`
@@ -286,6 +287,9 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 		rule = "-"
 	}
 	g.row(cell{text: "session:"}, cell{text: oneLine(session)})
+	if st.Host != "" {
+		g.row(cell{text: "host:"}, cell{text: st.Host})
+	}
 	g.row(cell{text: "guard:"}, cell{text: fmt.Sprintf("%d of %d", st.Guard, st.GuardLimit)})
 	g.row(cell{text: "last rule:"}, cell{text: rule})
 	decision := "go on"
@@ -436,6 +440,7 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 	// A dry run of the turn's first stop: memory errors were said above.
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 	st := statusOf(r, o.Limits, shown(path), session, mem)
+	st.Host = lastHost(found, session)
 	if c.Bool("json") {
 		err = hook.WriteJSON(c.App.Writer, st)
 	} else {
@@ -479,4 +484,16 @@ func progressBar(met, total int, colour bool) string {
 		bar = styleGreen + bar[:full] + styleReset + bar[full:]
 	}
 	return fmt.Sprintf("[%s] "+msgProgress, bar, met, total)
+}
+
+// lastHost is the protocol of the session's last evaluation in the journal,
+// which tells the host that governs it; "" when none is journalled.
+func lastHost(found hook.Found, session string) string {
+	store := hook.StoreFor(found)
+	for _, dir := range []string{store.Dir, store.Cache} {
+		if entries, _ := (hook.Journal{Dir: dir}).Read(session); len(entries) > 0 {
+			return entries[len(entries)-1].Host
+		}
+	}
+	return ""
 }
