@@ -147,6 +147,9 @@ func reasonNoMarker(l *Loop, lim Limits, how exitKind, err error) string {
 }
 
 func reasonComplete(l *Loop, lim Limits, how exitKind) string {
+	if l.Uncounted {
+		return fmt.Sprintf("%s is complete: %s met and %s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how))
+	}
 	return fmt.Sprintf("loop complete at %s: %s met and %s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how))
 }
 

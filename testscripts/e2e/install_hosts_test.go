@@ -1,0 +1,71 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"testing"
+)
+
+// installFor registers loophook for host in the project the way a person
+// does, `loophook install --host host` run in it, with env the host's
+// own (its HOME, CODEX_HOME...).
+func installFor(t *testing.T, p *project, host string, env []string) {
+	t.Helper()
+	bin, err := loophookBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "install", "--host", host, "--scope", "project")
+	cmd.Dir = p.dir
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.home}, env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("loophook install --host %s: %v\n%s", host, err, out)
+	}
+	t.Logf("loophook install --host %s:\n%s", host, out)
+}
+
+// TestInstallHost runs a hope loop to completion in each real host with
+// loophook registered by `loophook install --host`: what the installer
+// writes (and, for Codex, the trust it records) is what the host obeys.
+func TestInstallHost(t *testing.T) {
+	sc := hostLoops()[0]
+	check := func(t *testing.T, p *project, turns int) {
+		t.Helper()
+		if got := journalRules(t, p); !slices.Equal(got, sc.wantRules) {
+			t.Errorf("loophook's journal has the rules %q, want %q", got, sc.wantRules)
+		}
+		if turns != len(sc.wantRules) {
+			t.Errorf("%d model turns, want %d", turns, len(sc.wantRules))
+		}
+	}
+	t.Run("codex", func(t *testing.T) {
+		t.Parallel()
+		s := newCodexSession(t, sc.state, sc.turns, func(t *testing.T, s *codexSession) {
+			installFor(t, s.p, "codex", s.env())
+		})
+		s.api.setTurnCap(len(sc.wantRules) + 2)
+		run := s.exec(prompt)
+		checkCodexRun(t, s, run)
+		check(t, s.p, len(run.requests))
+	})
+	t.Run("gemini", func(t *testing.T) {
+		t.Parallel()
+		s := runGeminiScenario(t, geminiScenario{
+			state: sc.state, turns: sc.turns, prompts: []string{prompt}, maxChat: len(sc.wantRules) + 2,
+			register: func(t *testing.T, p *project) { installFor(t, p, "gemini", nil) },
+		})
+		check(t, s.project, len(s.runsTurns()[0]))
+	})
+	t.Run("copilot", func(t *testing.T) {
+		t.Parallel()
+		s := runCopilotScenario(t, copilotScenario{
+			state: sc.state, turns: sc.turns, prompts: []string{prompt},
+			register: func(t *testing.T, p *project) { installFor(t, p, "copilot", nil) },
+		})
+		check(t, s.p, len(s.runs[0].turns()))
+	})
+}
