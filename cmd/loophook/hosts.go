@@ -270,16 +270,7 @@ func (s hookShape) uninstall(doc *object, bin string) (changes []string, err err
 			continue
 		}
 		removedAny = true
-		if list = s.remove(list, func(o *object) bool { return containsHandler(found, o) }); len(list) == 0 {
-			hooks.remove(ev.event)
-		} else {
-			hooks.set(ev.event, list)
-		}
-		if len(found) == 1 {
-			changes = append(changes, "removed the "+ev.event+" hook")
-		} else {
-			changes = append(changes, fmt.Sprintf("removed %d %s hooks", len(found), ev.event))
-		}
+		changes = append(changes, dropFound(hooks, ev.event, list, found, s.remove))
 	}
 	if removedAny && len(hooks.members) == 0 {
 		doc.remove("hooks")

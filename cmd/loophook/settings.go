@@ -133,17 +133,7 @@ func uninstallHooks(doc *object, bin string, _ []scopeSettings) (changes, notes 
 				continue
 			}
 			removedAny = true
-			groups = removeHandlers(groups, func(o *object) bool { return containsHandler(found, o) })
-			if len(groups) == 0 {
-				hooks.remove(h.event)
-			} else {
-				hooks.set(h.event, groups)
-			}
-			if len(found) == 1 {
-				changes = append(changes, "removed the "+h.event+" hook")
-			} else {
-				changes = append(changes, fmt.Sprintf("removed %d %s hooks", len(found), h.event))
-			}
+			changes = append(changes, dropFound(hooks, h.event, groups, found, removeHandlers))
 		}
 		if removedAny && len(hooks.members) == 0 {
 			doc.remove("hooks")
@@ -500,4 +490,18 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// dropFound removes the found handlers from event's list in hooks (the
+// list goes when nothing is left in it) and says what it removed.
+func dropFound(hooks *object, event string, list []any, found []handler, remove func([]any, func(*object) bool) []any) string {
+	if list = remove(list, func(o *object) bool { return containsHandler(found, o) }); len(list) == 0 {
+		hooks.remove(event)
+	} else {
+		hooks.set(event, list)
+	}
+	if len(found) == 1 {
+		return "removed the " + event + " hook"
+	}
+	return fmt.Sprintf("removed %d %s hooks", len(found), event)
 }

@@ -113,7 +113,7 @@ type statusReport struct {
 	Valid      bool          `json:"valid"`
 	Problems   []string      `json:"problems,omitempty"`
 	Loop       *loopReport   `json:"loop,omitempty"`
-	Session    string        `json:"session"` // "" when there is none
+	Session    string        `json:"session"`        // "" when there is none
 	Host       string        `json:"host,omitempty"` // the host whose hook last evaluated the session
 	Guard      int           `json:"guard"`
 	GuardLimit int           `json:"guardLimit"`
