@@ -227,12 +227,20 @@ func Begin(o Options, in Input) Result {
 	if criteria.OtherSession(l.Session, in.SessionID) {
 		return r
 	}
-	err := StoreFor(found).Update(in.SessionID, func(prev Memory, _ bool) Memory {
+	store := StoreFor(found)
+	err := store.Update(in.SessionID, func(prev Memory, _ bool) Memory {
 		prev.Unchanged = 0
 		return prev
 	})
 	if err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
+	}
+	if l.Loop != nil {
+		// The contract begins before the agent's first turn: a criterion
+		// dropped in that turn is still the contract's.
+		if _, err := store.Removed(l.Loop, true); err != nil {
+			o.note(fmt.Sprintf(noteNote, err))
+		}
 	}
 	switch {
 	case l.Loop == nil:
