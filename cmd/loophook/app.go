@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/loophook/loophook/hook"
 	"github.com/urfave/cli/v2"
 )
 
@@ -13,14 +14,36 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// "loophook help stop" is "loophook stop --help".
 		args = append(append([]string{args[0]}, args[2:]...), "--help")
 	}
-	app := newApp(stdin, stdout, stderr)
+	app := newApp(stdin, stdout, stderr, commandFor(args))
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
 		return report(stderr, fail(hintHelp, msgUnknownCommand, args[1]))
 	}
 	return report(stderr, app.Run(args))
 }
 
-func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+// commands are the app's commands, built only when asked for.
+var commands = []struct {
+	name  string
+	build func() *cli.Command
+}{
+	{"stop", stopCommand}, {"session-start", sessionStartCommand}, {"eval", evalCommand},
+	{"validate", validateCommand}, {"schema", schemaCommand}, {"status", statusCommand},
+	{"init", initCommand}, {"cancel", cancelCommand}, {"why", whyCommand}, {"accept", acceptCommand},
+	{"install", installCommand}, {"uninstall", uninstallCommand}, {"completion", completionCommand},
+}
+
+// commandFor is the name of a hook command the arguments call, "" for
+// anything else. A hook runs at the end of every turn: its app builds its
+// own command alone, not the dozen a person's command line offers.
+func commandFor(args []string) string {
+	if len(args) > 1 && (args[1] == string(hook.EventStop) || args[1] == string(hook.EventSessionStart)) {
+		return args[1]
+	}
+	return ""
+}
+
+// newApp builds the app: every command, or only the one named.
+func newApp(stdin io.Reader, stdout, stderr io.Writer, only string) *cli.App {
 	app := &cli.App{
 		Name:                   "loophook",
 		Usage:                  appUsage,
@@ -33,23 +56,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		UseShortOptionHandling: false,
 		ExitErrHandler:         func(*cli.Context, error) {},
 		OnUsageError:           usageError,
-		Commands: []*cli.Command{
-			stopCommand(),
-			sessionStartCommand(),
-			evalCommand(),
-			validateCommand(),
-			schemaCommand(),
-			statusCommand(),
-			initCommand(),
-			cancelCommand(),
-			whyCommand(),
-			acceptCommand(),
-			installCommand(),
-			uninstallCommand(),
-			completionCommand(),
-		},
 	}
-	app.Version, cli.VersionPrinter = buildVersion(), printVersion // loophook --version
+	for _, c := range commands {
+		if only == "" || c.name == only {
+			app.Commands = append(app.Commands, c.build())
+		}
+	}
+	// loophook --version; the version is read from the build when printed.
+	app.Version, cli.VersionPrinter = "-", printVersion
 	for _, c := range app.Commands {
 		if c.OnUsageError == nil {
 			c.OnUsageError = usageError // one line and a hint, never the help on stdout
