@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -34,15 +33,13 @@ type turn struct {
 // requests are scripted and counted. See isMainLoop for how they are told
 // apart.
 type stubAPI struct {
-	srv    *httptest.Server
-	prompt string // the -p prompt, to recognise the conversation's start
-	state  string // the state file that turns edit
+	standIn        // the server, its lock, and what went wrong in the handler
+	prompt  string // the -p prompt, to recognise the conversation's start
+	state   string // the state file that turns edit
 
-	mu    sync.Mutex
 	turns []turn
 	main  []*apiRequest
 	side  []*apiRequest
-	errs  []error
 	ids   int // replies sent, for unique message ids
 }
 
@@ -157,8 +154,6 @@ func newStubAPI(t *testing.T, prompt, statePath string, turns []turn) *stubAPI {
 	return a
 }
 
-func (a *stubAPI) URL() string { return a.srv.URL }
-
 // mainRequests returns the main-loop requests received so far, in order.
 func (a *stubAPI) mainRequests() []*apiRequest {
 	a.mu.Lock()
@@ -171,20 +166,6 @@ func (a *stubAPI) sideRequests() []*apiRequest {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]*apiRequest(nil), a.side...)
-}
-
-// failures returns what went wrong inside the handler (a failed edit, an
-// unreadable request); the handler cannot fail the test from its goroutine.
-func (a *stubAPI) failures() []error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]error(nil), a.errs...)
-}
-
-func (a *stubAPI) fail(err error) {
-	a.mu.Lock()
-	a.errs = append(a.errs, err)
-	a.mu.Unlock()
 }
 
 func (a *stubAPI) serve(w http.ResponseWriter, r *http.Request) {

@@ -27,7 +27,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -55,51 +54,13 @@ var (
 		"x86_64-unknown-linux-musl", "bin", "codex")
 )
 
-// codexSuite is the Codex tests' one-time setup, made on first use, so
-// that running only the Claude tests installs nothing.
-var codexSuite struct {
-	once     sync.Once
-	launcher string // <cache>/codex-<version>/node_modules/@openai/codex/bin/codex.js
-	skip     string // why the Codex tests cannot run here (set: each skips)
-	err      error  // a setup failure (set: each fails)
-}
+// codexSuite is the Codex tests' one-time setup: the pinned Codex's npm
+// launcher, made on first use, so that running only the Claude tests
+// installs nothing.
+var codexSuite = hostSuite[string]{host: codexHost, verb: "installed", fetch: installCodex, where: func(l string) string { return l }}
 
-// codexSetup returns the pinned Codex's npm launcher, or skips or fails
-// the test when it cannot be had, under the suite's policy: skip loudly,
-// fail with LOOPHOOK_E2E_REQUIRE=1.
-func codexSetup(t *testing.T) (launcher string) {
-	t.Helper()
-	codexSuite.once.Do(func() {
-		start := time.Now()
-		codexSuite.launcher, codexSuite.err = installCodex(context.Background())
-		switch {
-		case errors.Is(codexSuite.err, errUnreachable):
-			codexSuite.skip = "REGISTRY UNREACHABLE: " + codexHost + " could not be installed, " +
-				"so the loophook e2e tests on Codex did NOT run.\n" + codexSuite.err.Error()
-		case errors.Is(codexSuite.err, errUnsupported):
-			codexSuite.skip = "UNSUPPORTED PLATFORM: the loophook e2e tests on Codex did NOT run.\n" + codexSuite.err.Error()
-		}
-		if codexSuite.skip != "" {
-			codexSuite.err = nil
-			banner(os.Stderr, codexSuite.skip, codexHost)
-			return
-		}
-		if codexSuite.err == nil {
-			fmt.Fprintf(os.Stderr, "e2e: %s ready at %s (%v)\n", codexHost,
-				codexSuite.launcher, time.Since(start).Round(time.Millisecond))
-		}
-	})
-	if codexSuite.skip != "" {
-		if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
-			t.Fatal(codexSuite.skip + "\n(LOOPHOOK_E2E_REQUIRE=1 makes this a failure)")
-		}
-		t.Skip(codexSuite.skip)
-	}
-	if codexSuite.err != nil {
-		t.Fatalf("e2e setup: %v", codexSuite.err)
-	}
-	return codexSuite.launcher
-}
+// codexSetup returns the pinned Codex's npm launcher (codexSuite.get).
+func codexSetup(t *testing.T) (launcher string) { return codexSuite.get(t) }
 
 // installCodex returns the launcher of the pinned Codex, installing it
 // with npm (npm's own configured registry) into the cache the first time

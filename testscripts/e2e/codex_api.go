@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -30,16 +29,14 @@ const codexTurnCap = 64
 // progress looks like. Past the cap (codexTurnCap unless set), HTTP 400
 // ends the run.
 type codexAPI struct {
-	srv   *httptest.Server
-	state string // the state file that turns edit
+	standIn        // the server, its lock, and what went wrong in the handler
+	state   string // the state file that turns edit
 
-	mu      sync.Mutex
 	cap     int // turn requests answered before HTTP 400
 	turns   []turn
 	turn    []*codexRequest // turn requests answered
 	refused []*codexRequest // turn requests refused at the cap
 	other   []*codexRequest // everything else
-	errs    []error
 	ids     int
 }
 
@@ -180,8 +177,6 @@ func newCodexAPI(t *testing.T, statePath string, turns []turn) *codexAPI {
 	return a
 }
 
-func (a *codexAPI) URL() string { return a.srv.URL }
-
 // setTurnCap changes how many turn requests are answered before HTTP 400.
 func (a *codexAPI) setTurnCap(n int) {
 	a.mu.Lock()
@@ -214,20 +209,6 @@ func (a *codexAPI) otherRequests() []*codexRequest {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]*codexRequest(nil), a.other...)
-}
-
-// failures returns what went wrong inside the handler, which cannot fail
-// the test from its goroutine.
-func (a *codexAPI) failures() []error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]error(nil), a.errs...)
-}
-
-func (a *codexAPI) fail(err error) {
-	a.mu.Lock()
-	a.errs = append(a.errs, err)
-	a.mu.Unlock()
 }
 
 func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request) {

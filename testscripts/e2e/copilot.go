@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,50 +44,6 @@ type copilotCLI struct {
 	// unpacks its app (235 MB) there on first use, and each test's fresh
 	// HOME would otherwise unpack it again.
 	pkgCache string
-}
-
-// copilotSuite is the Copilot tests' one-time setup, made on first use;
-// it needs no loophook, so it is apart from suite.
-var copilotSuite struct {
-	once sync.Once
-	cli  copilotCLI
-	skip string // why the Copilot tests cannot run here (set: they skip)
-	err  error  // a setup failure (set: they fail)
-}
-
-// setupCopilot returns the pinned Copilot CLI, or skips or fails the test
-// when it cannot be had, by the policy of setup.
-func setupCopilot(t *testing.T) copilotCLI {
-	t.Helper()
-	copilotSuite.once.Do(func() {
-		start := time.Now()
-		copilotSuite.cli, copilotSuite.err = fetchCopilot(context.Background())
-		switch {
-		case errors.Is(copilotSuite.err, errUnreachable):
-			copilotSuite.skip = "REGISTRY UNREACHABLE: " + copilotHost + " could not be fetched, " +
-				"so the Copilot e2e tests did NOT run.\n" + copilotSuite.err.Error()
-		case errors.Is(copilotSuite.err, errUnsupported):
-			copilotSuite.skip = "UNSUPPORTED PLATFORM: the Copilot e2e tests did NOT run.\n" + copilotSuite.err.Error()
-		}
-		if copilotSuite.skip != "" {
-			copilotSuite.err = nil
-			banner(os.Stderr, copilotSuite.skip, copilotHost)
-			return
-		}
-		if copilotSuite.err == nil {
-			fmt.Fprintf(os.Stderr, "e2e: %s ready at %s (%v)\n", copilotHost, copilotSuite.cli.bin, time.Since(start).Round(time.Millisecond))
-		}
-	})
-	if copilotSuite.skip != "" {
-		if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
-			t.Fatal(copilotSuite.skip + "\n(LOOPHOOK_E2E_REQUIRE=1 makes this a failure)")
-		}
-		t.Skip(copilotSuite.skip)
-	}
-	if copilotSuite.err != nil {
-		t.Fatalf("e2e setup: %v", copilotSuite.err)
-	}
-	return copilotSuite.cli
 }
 
 // fetchCopilot returns the pinned Copilot CLI, downloading the native
@@ -542,3 +497,10 @@ func writeCopilotHooks(dir, name string, hooks map[string][]copilotHook) error {
 	return writeJSON(filepath.Join(dir, ".github", "hooks", name),
 		map[string]any{"version": 1, "hooks": hooks})
 }
+
+// copilotSuite is the Copilot tests' one-time setup: the pinned CLI,
+// fetched on first use; it needs no loophook, so it is apart from suite.
+var copilotSuite = hostSuite[copilotCLI]{host: copilotHost, verb: "fetched", fetch: fetchCopilot, where: func(c copilotCLI) string { return c.bin }}
+
+// setupCopilot returns the pinned Copilot CLI (copilotSuite.get).
+func setupCopilot(t *testing.T) copilotCLI { return copilotSuite.get(t) }

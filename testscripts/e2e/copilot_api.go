@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -31,16 +30,14 @@ import (
 // agentStop: it exits 1. A hook that never lets go cannot then hold a
 // test; the CLI's own cap (8 continuations) ends a turn well before.
 type copilotAPI struct {
-	srv   *httptest.Server
-	state string // the state file that turns edit
-	turns []turn
-	limit int // model requests one run may make
+	standIn        // the server, its lock, and what went wrong in the handler
+	state   string // the state file that turns edit
+	turns   []turn
+	limit   int // model requests one run may make
 
-	mu     sync.Mutex
 	run    int // the run in progress (0: none); see beginRun
 	reqs   []*copilotRequest
 	served int // conversation turns answered, over all runs
-	errs   []error
 	ids    int
 }
 
@@ -72,8 +69,6 @@ func newCopilotAPI(t *testing.T, statePath string, turns []turn) *copilotAPI {
 	return a
 }
 
-func (a *copilotAPI) URL() string { return a.srv.URL }
-
 // beginRun and endRun bracket a run: requests are filed under it, and the
 // limit counts within it.
 func (a *copilotAPI) beginRun(n int) {
@@ -95,19 +90,6 @@ func (a *copilotAPI) requestsOf(n int) []*copilotRequest {
 		}
 	}
 	return out
-}
-
-// failures returns what went wrong inside the handler.
-func (a *copilotAPI) failures() []error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]error(nil), a.errs...)
-}
-
-func (a *copilotAPI) fail(err error) {
-	a.mu.Lock()
-	a.errs = append(a.errs, err)
-	a.mu.Unlock()
 }
 
 func (a *copilotAPI) serve(w http.ResponseWriter, r *http.Request) {

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -55,51 +54,6 @@ const (
 	geminiVersion   = "0.61.0"
 	geminiIntegrity = "sha512-dbQ9A0qBtFJNi6XBkHvfZ6Azpn6PNgH/P8h2MZ67RLlX8hSAVjup39CRWqdRxZv7YXIuhrFaytr8y0jKnkoxnQ=="
 )
-
-// geminiSuite is the Gemini half of the suite's one-time setup, apart from
-// Claude Code's so that either host can run where the other cannot.
-var geminiSuite struct {
-	once   sync.Once
-	bundle string // bundle/gemini.js of the pinned CLI
-	skip   string // why the Gemini tests cannot run here (set: they skip)
-	err    error  // a setup failure (set: they fail)
-}
-
-// setupGemini returns the pinned CLI's bundle/gemini.js, or skips or fails
-// the test when it cannot be had, by the suite's policy: skip loudly,
-// fail instead with LOOPHOOK_E2E_REQUIRE=1.
-func setupGemini(t *testing.T) string {
-	t.Helper()
-	geminiSuite.once.Do(func() {
-		start := time.Now()
-		geminiSuite.bundle, geminiSuite.err = installGemini(context.Background())
-		switch {
-		case errors.Is(geminiSuite.err, errUnreachable):
-			geminiSuite.skip = "REGISTRY UNREACHABLE: Gemini CLI " + geminiVersion + " could not be installed, " +
-				"so the Gemini tests did NOT run.\n" + geminiSuite.err.Error()
-		case errors.Is(geminiSuite.err, errUnsupported):
-			geminiSuite.skip = "UNSUPPORTED PLATFORM: the Gemini tests did NOT run.\n" + geminiSuite.err.Error()
-		}
-		if geminiSuite.skip != "" {
-			geminiSuite.err = nil
-			banner(os.Stderr, geminiSuite.skip, "Gemini CLI "+geminiVersion)
-			return
-		}
-		if geminiSuite.err == nil {
-			fmt.Fprintf(os.Stderr, "e2e: Gemini CLI %s ready at %s (%v)\n", geminiVersion, geminiSuite.bundle, time.Since(start).Round(time.Millisecond))
-		}
-	})
-	if geminiSuite.skip != "" {
-		if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
-			t.Fatal(geminiSuite.skip + "\n(LOOPHOOK_E2E_REQUIRE=1 makes this a failure)")
-		}
-		t.Skip(geminiSuite.skip)
-	}
-	if geminiSuite.err != nil {
-		t.Fatalf("e2e setup: %v", geminiSuite.err)
-	}
-	return geminiSuite.bundle
-}
 
 // geminiInstallTimeout bounds the one-time install (about 15 MB of
 // packages) and stays under go test's default -timeout of 10m.
@@ -411,3 +365,11 @@ func (r *geminiRun) systemMessages() []string {
 	}
 	return out
 }
+
+// geminiSuite is the Gemini tests' one-time setup: the pinned CLI's
+// bundle/gemini.js, apart from Claude Code's so that either host can run
+// where the other cannot.
+var geminiSuite = hostSuite[string]{host: "Gemini CLI " + geminiVersion, verb: "installed", fetch: installGemini, where: func(b string) string { return b }}
+
+// setupGemini returns the pinned CLI's bundle/gemini.js (geminiSuite.get).
+func setupGemini(t *testing.T) string { return geminiSuite.get(t) }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -28,16 +27,14 @@ import (
 // chat requests every chat request gets HTTP 400, which ends the run with
 // no further AfterAgent call: a hook that never lets go cannot hang a test.
 type geminiAPI struct {
-	srv     *httptest.Server
+	standIn          // the server, its lock, and what went wrong in the handler
 	prompts []string // the scenario's -p prompts, to tell them from block reasons
 	state   string   // the state file that turns edit
 	maxChat int
 
-	mu    sync.Mutex
 	turns []turn
 	chat  []*geminiRequest
 	aux   []*geminiRequest
-	errs  []error
 }
 
 // geminiMaxChat is the default hard cap on chat requests per scenario: far
@@ -108,8 +105,6 @@ func newGeminiAPI(t *testing.T, prompts []string, statePath string, turns []turn
 	return a
 }
 
-func (a *geminiAPI) URL() string { return a.srv.URL }
-
 // chatRequests returns the chat requests received so far, in order,
 // including any refused past the cap.
 func (a *geminiAPI) chatRequests() []*geminiRequest {
@@ -123,21 +118,6 @@ func (a *geminiAPI) auxRequests() []*geminiRequest {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]*geminiRequest(nil), a.aux...)
-}
-
-// failures returns what went wrong inside the handler (a failed edit, an
-// unreadable request, a runaway); the handler cannot fail the test from
-// its goroutine.
-func (a *geminiAPI) failures() []error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]error(nil), a.errs...)
-}
-
-func (a *geminiAPI) fail(err error) {
-	a.mu.Lock()
-	a.errs = append(a.errs, err)
-	a.mu.Unlock()
 }
 
 func (a *geminiAPI) serve(w http.ResponseWriter, r *http.Request) {
