@@ -280,25 +280,9 @@ func (a *codexAPI) agentTurn(req *codexRequest) (string, bool) {
 	}
 	a.turn = append(a.turn, req)
 	n := len(a.turn)
-	var tr turn
-	scripted := n <= len(a.turns)
-	if scripted {
-		tr = a.turns[n-1]
-	}
 	a.mu.Unlock()
 
-	if !scripted {
-		return fmt.Sprintf("Turn %d: nothing new to record.", n), true
-	}
-	if tr.edit != nil {
-		if err := tr.edit(a.state); err != nil {
-			a.fail(fmt.Errorf("turn %d: editing %s: %v", n, a.state, err))
-		}
-	}
-	if tr.text == "" {
-		return fmt.Sprintf("Turn %d done.", n), true
-	}
-	return tr.text, true
+	return a.play(a.turns, n, a.state), true
 }
 
 // stream writes a reply holding one assistant message with text, as the

@@ -161,25 +161,9 @@ func (a *copilotAPI) nextTurn() string {
 	a.mu.Lock()
 	a.served++
 	n := a.served
-	var tr turn
-	scripted := n <= len(a.turns)
-	if scripted {
-		tr = a.turns[n-1]
-	}
 	a.mu.Unlock()
 
-	if !scripted {
-		return fmt.Sprintf("Turn %d: nothing new to record.", n)
-	}
-	if tr.edit != nil {
-		if err := tr.edit(a.state); err != nil {
-			a.fail(fmt.Errorf("turn %d: editing %s: %v", n, a.state, err))
-		}
-	}
-	if tr.text == "" {
-		return fmt.Sprintf("Turn %d done.", n)
-	}
-	return tr.text
+	return a.play(a.turns, n, a.state)
 }
 
 // copilotDatetime is how 1.0.102 opens every user message it sends, the

@@ -186,11 +186,6 @@ func (a *geminiAPI) chatTurn(req *geminiRequest) (string, bool) {
 	a.mu.Lock()
 	a.chat = append(a.chat, req)
 	n := len(a.chat)
-	var tr turn
-	scripted := n <= len(a.turns)
-	if scripted {
-		tr = a.turns[n-1]
-	}
 	a.mu.Unlock()
 
 	if n > a.maxChat {
@@ -199,18 +194,7 @@ func (a *geminiAPI) chatTurn(req *geminiRequest) (string, bool) {
 		}
 		return "", false
 	}
-	if !scripted {
-		return fmt.Sprintf("Turn %d: nothing new to record.", n), true
-	}
-	if tr.edit != nil {
-		if err := tr.edit(a.state); err != nil {
-			a.fail(fmt.Errorf("turn %d: editing %s: %v", n, a.state, err))
-		}
-	}
-	if tr.text == "" {
-		return fmt.Sprintf("Turn %d done.", n), true
-	}
-	return tr.text, true
+	return a.play(a.turns, n, a.state), true
 }
 
 // geminiReply is a whole generateContent answer: one candidate with one

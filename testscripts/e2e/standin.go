@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/http/httptest"
 	"sync"
 )
@@ -29,4 +30,23 @@ func (s *standIn) fail(err error) {
 	s.mu.Lock()
 	s.errs = append(s.errs, err)
 	s.mu.Unlock()
+}
+
+// play answers the n-th turn (from 1) of a script: its edit of the state
+// file first, as an agent would make it, then its text; past the script, a
+// turn that records nothing.
+func (s *standIn) play(turns []turn, n int, state string) string {
+	if n > len(turns) {
+		return fmt.Sprintf("Turn %d: nothing new to record.", n)
+	}
+	tr := turns[n-1]
+	if tr.edit != nil {
+		if err := tr.edit(state); err != nil {
+			s.fail(fmt.Errorf("turn %d: editing %s: %v", n, state, err))
+		}
+	}
+	if tr.text == "" {
+		return fmt.Sprintf("Turn %d done.", n)
+	}
+	return tr.text
 }
