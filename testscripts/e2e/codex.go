@@ -27,7 +27,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -379,9 +378,7 @@ func (s *codexSession) runCodex(args ...string) *codexRun {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// node starts the native binary, which starts the hooks: on timeout
 	// kill the whole group, and don't wait for pipes a stray child holds.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
+	ownGroup(cmd)
 
 	before := len(s.api.turnRequests())
 	start := time.Now()

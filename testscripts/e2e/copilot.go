@@ -242,9 +242,7 @@ func (s *copilotSession) run(t *testing.T, prompt string) *copilotRun {
 	// copilot starts a runtime and the hooks as children: run it in a
 	// process group of its own and end the whole group, on timeout and
 	// after it exits.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
+	ownGroup(cmd)
 
 	s.api.beginRun(r.n)
 	start := time.Now()

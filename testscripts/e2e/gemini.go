@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -247,9 +246,7 @@ func runGemini(t *testing.T, bundle string, p *project, baseURL, prompt string, 
 	// The CLI relaunches itself as a child node, which runs the hooks: on
 	// timeout kill the whole group, and don't wait forever for pipes a
 	// stray child still holds.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
+	ownGroup(cmd)
 
 	start := time.Now()
 	err := cmd.Run()

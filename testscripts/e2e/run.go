@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -92,9 +91,7 @@ func runClaudeWith(t *testing.T, claude string, p *project, env []string, prompt
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// claude runs the hooks as children: on timeout kill the whole group,
 	// and don't wait forever for pipes a stray child still holds.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
+	ownGroup(cmd)
 
 	start := time.Now()
 	err := cmd.Run()

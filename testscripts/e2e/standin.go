@@ -5,7 +5,10 @@ package e2e
 import (
 	"fmt"
 	"net/http/httptest"
+	"os/exec"
 	"sync"
+	"syscall"
+	"time"
 )
 
 // standIn is what every host's stand-in model API shares: its server, the
@@ -49,4 +52,13 @@ func (s *standIn) play(turns []turn, n int, state string) string {
 		return fmt.Sprintf("Turn %d done.", n)
 	}
 	return tr.text
+}
+
+// ownGroup runs a host in a process group of its own: hosts start their
+// hooks (and some themselves again) as children, so on timeout the whole
+// group is killed, and no run waits for ever on pipes a stray child holds.
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 }
