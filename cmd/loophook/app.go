@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/loophook/loophook/hook"
@@ -14,7 +15,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// "loophook help stop" is "loophook stop --help".
 		args = append(append([]string{args[0]}, args[2:]...), "--help")
 	}
-	app := newApp(stdin, stdout, stderr, commandFor(args))
+	only := commandFor(args)
+	app := newApp(stdin, stdout, stderr, only)
+	if only != "" && !askedForHelp(args) && !slices.Contains(args, "--generate-bash-completion") {
+		defer bare(app)()
+	}
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
 		return report(stderr, fail(hintHelp, msgUnknownCommand, args[1]))
 	}
@@ -70,6 +75,21 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, only string) *cli.App {
 		}
 	}
 	return app
+}
+
+// bare strips a hook call's app down to its one command. The hook reads its
+// own flags (hookOptions); urfave/cli would look each declared flag up by
+// every name of every flag, cleaning each name with a regular expression, a
+// tenth of the whole process's time. Help and completion keep them all.
+// It returns what puts back urfave/cli's help flag, which it looks for even
+// where help is hidden.
+func bare(app *cli.App) (restore func()) {
+	app.HideHelp, app.Version, app.EnableBashCompletion = true, "", false
+	app.Compiled = started // not the executable's time, which costs a stat
+	app.Commands[0].Flags, app.Commands[0].HideHelp = nil, true
+	help := cli.HelpFlag
+	cli.HelpFlag = nil
+	return func() { cli.HelpFlag = help }
 }
 
 // usageError keeps urfave/cli from printing help into stdout.
