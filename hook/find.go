@@ -33,23 +33,21 @@ func FindState(start string, only *schema.Dialect) Found {
 	}
 	var found Found
 	var foundIn string
-	for dir := start; ; {
+	for d := range dirsUp(start) {
 		if found.Path == "" {
-			found, foundIn = findIn(dir, only), dir
+			found, foundIn = findIn(d, only), d.path
+			if found.Path != "" && foundIn == start {
+				return found
+			}
 		}
-		if git, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			if found.Path == "" && !git.IsDir() {
-				if main := mainWorkTree(dir); main != "" {
-					found = findIn(main, only)
+		if ok, isDir := d.lstat(".git"); ok {
+			if found.Path == "" && !isDir {
+				if main := mainWorkTree(d.path); main != "" {
+					found = findIn(dir{path: main, fd: -1}, only)
 				}
 			}
 			return found
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
 	}
 	// Outside any work tree a state above start is a stranger's.
 	if foundIn != start {
@@ -58,41 +56,70 @@ func FindState(start string, only *schema.Dialect) Found {
 	return found
 }
 
+// dir is one directory of the search: its path, and the directory held
+// open where the system allows it (find_linux.go), -1 where not.
+type dir struct {
+	path string
+	fd   int
+}
+
+// lstat reports whether path exists, as os.Lstat finds it, and whether it
+// is a directory.
+func lstat(path string) (exists, isDir bool) {
+	fi, err := os.Lstat(path)
+	return err == nil, err == nil && fi.IsDir()
+}
+
+// parents are path and the directories above it, nearest first.
+func parents(path string) []string {
+	list := []string{path}
+	for {
+		parent := filepath.Dir(path)
+		if parent == path {
+			return list
+		}
+		list, path = append(list, parent), parent
+	}
+}
+
 // findIn looks for each dialect's file in dir, in the dialects' order.
-func findIn(dir string, only *schema.Dialect) Found {
+func findIn(d dir, only *schema.Dialect) Found {
 	if only != nil {
-		if p := pick(dir, *only); p != "" {
+		if p := pick(d, *only); p != "" {
 			return Found{Path: p, Dialect: *only}
 		}
 		return Found{}
 	}
-	for _, d := range schema.Dialects {
-		p := pick(dir, d)
+	for _, dialect := range schema.Dialects {
+		p := pick(d, dialect)
 		if p == "" {
 			continue
 		}
-		if d.Shared {
+		if dialect.Shared {
 			data, err := ReadStateFile(p)
-			if err != nil || !d.Tells(data) {
+			if err != nil || !dialect.Tells(data) {
 				continue
 			}
 		}
-		return Found{Path: p, Dialect: d}
+		return Found{Path: p, Dialect: dialect}
 	}
 	return Found{}
 }
 
 // pick is the dialect's file in dir: its File, or, when File has a "*",
 // the newest of the files it matches; "" when there is none.
-func pick(dir string, d schema.Dialect) string {
+func pick(in dir, d schema.Dialect) string {
 	before, after, glob := strings.Cut(d.File, "/*/")
 	if !glob {
-		p := filepath.Join(dir, filepath.FromSlash(d.File))
-		if _, err := os.Lstat(p); err != nil {
+		if ok, _ := in.lstat(filepath.FromSlash(d.File)); !ok {
 			return ""
 		}
-		return p
+		return filepath.Join(in.path, filepath.FromSlash(d.File))
 	}
+	if ok, _ := in.lstat(filepath.FromSlash(before)); !ok {
+		return ""
+	}
+	dir := in.path
 	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(before)))
 	if err != nil {
 		return ""
