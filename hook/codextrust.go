@@ -65,44 +65,11 @@ func codexHookIdentity(eventLabel, command string, timeoutSec int) []byte {
 		timeoutSec = codexDefaultTimeout
 	}
 	b := []byte(`{"event_name":`)
-	b = appendSerdeString(b, eventLabel)
+	b = appendJSONString(b, eventLabel)
 	b = append(b, `,"hooks":[{"async":false,"command":`...)
-	b = appendSerdeString(b, command)
+	b = appendJSONString(b, command)
 	b = append(b, `,"timeout":`...)
 	b = strconv.AppendInt(b, int64(timeoutSec), 10)
 	b = append(b, `,"type":"command"}]}`...)
 	return b
-}
-
-// appendSerdeString quotes s the way serde_json does, which is not Go's
-// way: only the quote, the backslash and control characters are escaped
-// (no HTML escaping, U+2028 and U+2029 kept as they are), with the short
-// forms \b \f \n \r \t and lower-case \u00XX for the rest.
-func appendSerdeString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			b = append(b, `\"`...)
-		case c == '\\':
-			b = append(b, `\\`...)
-		case c == '\b':
-			b = append(b, `\b`...)
-		case c == '\f':
-			b = append(b, `\f`...)
-		case c == '\n':
-			b = append(b, `\n`...)
-		case c == '\r':
-			b = append(b, `\r`...)
-		case c == '\t':
-			b = append(b, `\t`...)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }

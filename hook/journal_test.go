@@ -1,11 +1,16 @@
 package hook
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loophook/loophook/criteria"
 )
 
 // TestJournalIsBounded appends thousands of evaluations and finds the
@@ -36,4 +41,59 @@ func TestJournalIsBounded(t *testing.T) {
 	if got, _ := j.Read("other"); len(got) != 0 {
 		t.Errorf("another session's entries: %d", len(got))
 	}
+}
+
+// TestJournalLineIsEncodingJSONs holds the journal's written-out encoding
+// to encoding/json's: the same keys in the same order, and each value read
+// back as it was, whatever the strings hold.
+func TestJournalLineIsEncodingJSONs(t *testing.T) {
+	for _, s := range []string{"", "plain", `quote " and \ backslash`, "<loop-complete> & more", "tab\tnew\nline\r\x00\x1f\x7f",
+		"ünïcödé 雪 \u2028\u2029 🎉", "not UTF-8: \xff\xfe end", "\xc3"} {
+		e := Entry{Time: time.Date(2026, 11, 23, 9, 8, 7, 6005004, time.FixedZone("x", 3600)), Session: s, Host: "claude" + s,
+			Dialect: s + "hope", OK: len(s)%2 == 0, Rule: criteria.Rule(s), Reason: s, Fingerprint: "f" + s, Changed: len(s)%3 == 0, Guard: len(s) - 5}
+		line := e.appendJSON(nil)
+		want, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, wantEntry Entry
+		if err := json.Unmarshal(line, &got); err != nil {
+			t.Fatalf("%q: %s does not read: %v", s, line, err)
+		}
+		if err := json.Unmarshal(want, &wantEntry); err != nil {
+			t.Fatal(err)
+		}
+		if !got.Time.Equal(wantEntry.Time) || got.Time.Format(time.RFC3339Nano) != wantEntry.Time.Format(time.RFC3339Nano) {
+			t.Errorf("%q: time %v, want %v", s, got.Time, wantEntry.Time)
+		}
+		got.Time, wantEntry.Time = time.Time{}, time.Time{}
+		if got != wantEntry {
+			t.Errorf("%q: read back as %+v, want %+v", s, got, wantEntry)
+		}
+		if k, wk := keys(t, line), keys(t, want); !slices.Equal(k, wk) {
+			t.Errorf("%q: keys %q, want %q", s, k, wk)
+		}
+	}
+}
+
+// keys are a JSON object's keys in the order written.
+func keys(t *testing.T, object []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(object))
+	var out []string
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("%s: not an object", object)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

@@ -230,7 +230,7 @@ func (s Store) updateIn(dir, session string, next func(prev Memory, ok bool) Mem
 	defer unlock()
 	prev, ok, note := readMemory(path)
 	m := next(prev, ok)
-	if ok && equalMemory(m, prev) {
+	if ok && m.equal(prev) {
 		return note, nil
 	}
 	if err := writeAtomic(path, m); err != nil {
@@ -239,10 +239,10 @@ func (s Store) updateIn(dir, session string, next func(prev Memory, ok bool) Mem
 	return note, nil
 }
 
-func equalMemory(a, b Memory) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
+// equal reports whether two memories would be written alike.
+func (m Memory) equal(o Memory) bool {
+	return slices.Equal(m.Seen, o.Seen) && m.Unchanged == o.Unchanged && m.Continuations == o.Continuations &&
+		m.Rule == o.Rule && m.Covered == o.Covered && (m.Last == nil) == (o.Last == nil) && (m.Last == nil || *m.Last == *o.Last)
 }
 
 func (s Store) ensureDir(dir string) error {
