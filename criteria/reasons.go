@@ -214,11 +214,11 @@ func list(names []string, total, n int) string {
 	var b strings.Builder
 	for i, name := range names {
 		item := strconv.Quote(clip(name))
-		more := ""
+		more := 0 // the length of " … and N more" after it
 		if rest := total - i - 1; rest > 0 {
-			more = fmt.Sprintf(" … and %d more", rest)
+			more = len(" … and  more") + len(strconv.Itoa(rest))
 		}
-		if i > 0 && b.Len()+2+len(item)+len(more) > n {
+		if i > 0 && b.Len()+2+len(item)+more > n {
 			fmt.Fprintf(&b, " … and %d more", total-i)
 			return b.String()
 		}

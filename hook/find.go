@@ -40,8 +40,8 @@ func FindState(start string, only *schema.Dialect) Found {
 				return found
 			}
 		}
-		if ok, isDir := d.lstat(".git"); ok {
-			if found.Path == "" && !isDir {
+		if d.has(".git") {
+			if found.Path == "" {
 				if main := mainWorkTree(d.path); main != "" {
 					found = findIn(dir{path: main, fd: -1}, only)
 				}
@@ -63,11 +63,10 @@ type dir struct {
 	fd   int
 }
 
-// lstat reports whether path exists, as os.Lstat finds it, and whether it
-// is a directory.
-func lstat(path string) (exists, isDir bool) {
-	fi, err := os.Lstat(path)
-	return err == nil, err == nil && fi.IsDir()
+// exists reports whether os.Lstat finds path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // parents are path and the directories above it, nearest first.
@@ -111,12 +110,12 @@ func findIn(d dir, only *schema.Dialect) Found {
 func pick(in dir, d schema.Dialect) string {
 	before, after, glob := strings.Cut(d.File, "/*/")
 	if !glob {
-		if ok, _ := in.lstat(filepath.FromSlash(d.File)); !ok {
+		if !in.has(filepath.FromSlash(d.File)) {
 			return ""
 		}
 		return filepath.Join(in.path, filepath.FromSlash(d.File))
 	}
-	if ok, _ := in.lstat(filepath.FromSlash(before)); !ok {
+	if !in.has(filepath.FromSlash(before)) {
 		return ""
 	}
 	dir := in.path
@@ -169,8 +168,9 @@ func newest(path, field string) (string, time.Time) {
 
 // mainWorkTree is the root of the main work tree that the linked worktree
 // at dir belongs to: its .git file says "gitdir: <main>/.git/worktrees/<name>".
-// "" when dir is not a linked worktree (a submodule's .git file points into
-// .git/modules, and a submodule is a work tree of its own).
+// "" when dir is not a linked worktree: its .git is a directory, or a file
+// that points elsewhere (a submodule's points into .git/modules, and a
+// submodule is a work tree of its own).
 func mainWorkTree(dir string) string {
 	data, err := os.ReadFile(filepath.Join(dir, ".git"))
 	if err != nil || len(data) > 4096 {

@@ -3,8 +3,14 @@ package hook
 import (
 	"iter"
 	"path/filepath"
+	"syscall"
+)
 
-	"golang.org/x/sys/unix"
+// Linux's O_PATH and AT_SYMLINK_NOFOLLOW: the same on every architecture
+// Go runs Linux on, though package syscall does not spell them for all.
+const (
+	oPath             = 0x200000
+	atSymlinkNoFollow = 0x100
 )
 
 // dirsUp yields start and the directories above it, nearest first. start
@@ -26,9 +32,9 @@ func dirsUp(start string) iter.Seq[dir] {
 		for i := len(paths) - 1; i >= 0; i-- {
 			var err error
 			if fd >= 0 {
-				fd, err = unix.Openat(fd, filepath.Base(paths[i]), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+				fd, err = syscall.Openat(fd, filepath.Base(paths[i]), oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 			} else {
-				fd, err = unix.Open(paths[i], unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+				fd, err = syscall.Open(paths[i], oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 			}
 			if err != nil {
 				fd = -1
@@ -38,7 +44,7 @@ func dirsUp(start string) iter.Seq[dir] {
 		defer func() {
 			for _, d := range dirs {
 				if d.fd >= 0 {
-					unix.Close(d.fd)
+					syscall.Close(d.fd)
 				}
 			}
 		}()
@@ -50,15 +56,10 @@ func dirsUp(start string) iter.Seq[dir] {
 	}
 }
 
-// lstat reports whether name is in d, as os.Lstat would find it, and
-// whether it is a directory.
-func (d dir) lstat(name string) (exists, isDir bool) {
+// has reports whether name is in d, as os.Lstat would find it.
+func (d dir) has(name string) bool {
 	if d.fd < 0 {
-		return lstat(filepath.Join(d.path, name))
+		return exists(filepath.Join(d.path, name))
 	}
-	var st unix.Stat_t
-	if unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-		return false, false
-	}
-	return true, st.Mode&unix.S_IFMT == unix.S_IFDIR
+	return syscall.Faccessat(d.fd, name, syscall.F_OK, atSymlinkNoFollow) == nil
 }

@@ -18,8 +18,5 @@ func dirsUp(start string) iter.Seq[dir] {
 	}
 }
 
-// lstat reports whether name is in d, as os.Lstat finds it, and whether it
-// is a directory.
-func (d dir) lstat(name string) (exists, isDir bool) {
-	return lstat(filepath.Join(d.path, name))
-}
+// has reports whether name is in d, as os.Lstat finds it.
+func (d dir) has(name string) bool { return exists(filepath.Join(d.path, name)) }
