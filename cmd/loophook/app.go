@@ -9,17 +9,20 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// run builds the app, runs it and returns the exit code.
+// run answers a hook call, or builds the app and runs it, and returns the
+// exit code. A hook call runs at the end of every turn: it goes straight to
+// answerHook, and urfave/cli serves its help and completion only.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 1 && args[1] == "help" {
 		// "loophook help stop" is "loophook stop --help".
 		args = append(append([]string{args[0]}, args[2:]...), "--help")
 	}
 	only := commandFor(args)
-	app := newApp(stdin, stdout, stderr, only)
 	if only != "" && !askedForHelp(args) && !slices.Contains(args, "--generate-bash-completion") {
-		defer bare(app)()
+		answerHook(hook.Event(only), args[2:], stdin, stdout, stderr)
+		return 0
 	}
+	app := newApp(stdin, stdout, stderr, only)
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
 		return report(stderr, fail(hintHelp, msgUnknownCommand, args[1]))
 	}
@@ -38,8 +41,8 @@ var commands = []struct {
 }
 
 // commandFor is the name of a hook command the arguments call, "" for
-// anything else. A hook runs at the end of every turn: its app builds its
-// own command alone, not the dozen a person's command line offers.
+// anything else: help for a hook builds its own command alone, not the
+// dozen a person's command line offers.
 func commandFor(args []string) string {
 	if len(args) > 1 && (args[1] == string(hook.EventStop) || args[1] == string(hook.EventSessionStart)) {
 		return args[1]
@@ -75,21 +78,6 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, only string) *cli.App {
 		}
 	}
 	return app
-}
-
-// bare strips a hook call's app down to its one command. The hook reads its
-// own flags (hookOptions); urfave/cli would look each declared flag up by
-// every name of every flag, cleaning each name with a regular expression, a
-// tenth of the whole process's time. Help and completion keep them all.
-// It returns what puts back urfave/cli's help flag, which it looks for even
-// where help is hidden.
-func bare(app *cli.App) (restore func()) {
-	app.HideHelp, app.Version, app.EnableBashCompletion = true, "", false
-	app.Compiled = started // not the executable's time, which costs a stat
-	app.Commands[0].Flags, app.Commands[0].HideHelp = nil, true
-	help := cli.HelpFlag
-	cli.HelpFlag = nil
-	return func() { cli.HelpFlag = help }
 }
 
 // usageError keeps urfave/cli from printing help into stdout.
