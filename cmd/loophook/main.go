@@ -1,5 +1,11 @@
 // Command loophook decides whether an AI coding agent's work loop may stop.
 // See README.md; the behaviour is specified in SPEC.md.
+//
+// A hook call lives a few milliseconds: the runtime's watch for a changing
+// CPU quota, to update GOMAXPROCS by, would only start a goroutine, and so
+// a thread, for it (2% of a stop, internal/benchhook).
+//
+//go:debug updatemaxprocs=0
 package main
 
 import "os"
