@@ -15,6 +15,9 @@ import (
 type Found struct {
 	Path    string
 	Dialect schema.Dialect
+	// Data is the file's content when the search read it to tell its
+	// dialect, so that Load need not read it again; nil when not.
+	Data []byte
 }
 
 // FindState finds the loop's state from start (SPEC section 1): in each
@@ -94,13 +97,14 @@ func findIn(d dir, only *schema.Dialect) Found {
 		if p == "" {
 			continue
 		}
+		var data []byte
 		if dialect.Shared {
-			data, err := ReadStateFile(p)
-			if err != nil || !dialect.Tells(data) {
+			var err error
+			if data, err = ReadStateFile(p); err != nil || !dialect.Tells(data) {
 				continue
 			}
 		}
-		return Found{Path: p, Dialect: dialect}
+		return Found{Path: p, Dialect: dialect, Data: data}
 	}
 	return Found{}
 }
@@ -123,18 +127,24 @@ func pick(in dir, d schema.Dialect) string {
 	if err != nil {
 		return ""
 	}
-	var best, bestStamp string
-	var bestTime time.Time
 	// ReadDir lists by name: going backwards, the first file found has the
 	// greatest name, which also breaks ties between equal stamps.
+	var files []string
 	for i := len(entries) - 1; i >= 0; i-- {
 		p := filepath.Join(dir, filepath.FromSlash(before), entries[i].Name(), filepath.FromSlash(after))
-		if _, err := os.Lstat(p); err != nil {
-			continue
+		if exists(p) {
+			files = append(files, p)
 		}
-		if d.Newest == "" {
-			return p
-		}
+	}
+	if len(files) == 0 {
+		return ""
+	}
+	if d.Newest == "" || len(files) == 1 {
+		return files[0]
+	}
+	var best, bestStamp string
+	var bestTime time.Time
+	for _, p := range files {
 		stamp, t := newest(p, d.Newest)
 		if best == "" || stamp != "" && (bestStamp == "" || t.After(bestTime)) {
 			best, bestStamp, bestTime = p, stamp, t

@@ -23,11 +23,14 @@ type Loaded struct {
 // the file becomes Problems.
 func Load(f Found) *Loaded {
 	l := &Loaded{Path: f.Path, Dialect: f.Dialect}
-	data, err := ReadStateFile(f.Path)
-	if err != nil {
-		l.Problems = []string{err.Error()}
-		l.Progress = "unreadable: " + err.Error()
-		return l
+	data := f.Data
+	if data == nil {
+		var err error
+		if data, err = ReadStateFile(f.Path); err != nil {
+			l.Problems = []string{err.Error()}
+			l.Progress = "unreadable: " + err.Error()
+			return l
+		}
 	}
 	l.Reading = f.Dialect.Read(data)
 	return l

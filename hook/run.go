@@ -305,11 +305,11 @@ func (o Options) find(in Input) Found {
 		if only != nil {
 			return Found{Path: path, Dialect: *only}
 		}
-		d := schema.Hope
-		if data, err := ReadStateFile(path); err == nil {
-			d = schema.Tell(data)
+		data, err := ReadStateFile(path)
+		if err != nil {
+			return Found{Path: path, Dialect: schema.Hope} // Load says what is wrong
 		}
-		return Found{Path: path, Dialect: d}
+		return Found{Path: path, Dialect: schema.Tell(data), Data: data}
 	}
 	return FindState(o.start(in), only)
 }
