@@ -26,28 +26,36 @@ var dryRunFlag = &cli.BoolFlag{Name: "dry-run", Usage: "print what the settings 
 func installCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "install",
-		Usage: "register loophook's Stop and SessionStart hooks in Claude Code's settings",
-		Description: "Adds to the chosen settings file\n" +
-			"  - the Stop and SessionStart hooks, which run this loophook by its absolute path\n" +
-			"    with --protocol claude, and\n" +
-			"  - env." + blockCapKey + " = \"" + blockCap + "\", so that the loop's own limits\n" +
-			"    end it, not Claude Code's cap of 8 blocks in a row.\n" +
+		Usage: "register loophook's end-of-turn and SessionStart hooks with an agent host: Claude Code, Codex CLI, Gemini CLI or Copilot CLI",
+		Description: "Adds loophook's hooks to the host's own file, each running this loophook by its absolute\n" +
+			"path with the host's --protocol, and what the host needs beside them:\n" +
+			"  claude   Stop and SessionStart in .claude/settings.json (local: .claude/settings.local.json,\n" +
+			"           user: ~/.claude/settings.json), and env." + blockCapKey + " = \"" + blockCap + "\", so that\n" +
+			"           the loop's own limits end it, not Claude Code's cap of 8 blocks in a row; a cap set\n" +
+			"           to another value, in this file or another scope's, is kept.\n" +
+			"  codex    Stop and SessionStart in .codex/hooks.json (user: $CODEX_HOME/hooks.json), and their\n" +
+			"           trust in $CODEX_HOME/config.toml as Codex's own review writes it: Codex skips\n" +
+			"           untrusted hooks without a word.\n" +
+			"  gemini   AfterAgent and SessionStart in .gemini/settings.json of this directory, comments\n" +
+			"           kept (user: ~/.gemini/settings.json); the folder must be trusted.\n" +
+			"  copilot  agentStop and sessionStart in .github/hooks/loophook.json (local:\n" +
+			"           .github/copilot/settings.local.json, user: ~/.copilot/hooks/loophook.json); the\n" +
+			"           folder must be trusted.\n" +
+			"--host defaults to the host whose configuration the project has, else claude.\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
 			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
 			"kept as written, not added twice; running it again changes nothing.\n" +
-			"The file is written atomically; a file that is not JSON, or not a regular file, is refused\n" +
-			"and left as it is. A settings file that is a symbolic link is written where it points.\n" +
-			"A block cap set to another value, in this file or another scope's, is kept.\n\n" +
-			"Scopes: project is <project>/.claude/settings.json, local <project>/.claude/settings.local.json,\n" +
-			"user ~/.claude/settings.json; the project is the enclosing git work tree's root, else the\n" +
-			"current directory, though never the home directory, whose .claude holds the user settings.\n" +
-			"Project settings are usually committed, and the hooks name this machine's path to loophook:\n" +
-			"use --scope local to keep them to yourself.\n" +
+			"Files are written atomically; a file that does not read, or is not a regular file, is refused\n" +
+			"and left as it is. A file that is a symbolic link is written where it points.\n\n" +
+			"Scopes: the project is the enclosing git work tree's root, else the current directory, though\n" +
+			"never the home directory. Project files are usually committed, and the hooks name this\n" +
+			"machine's path to loophook: use --scope local (Claude Code, Copilot) to keep them to yourself.\n" +
 			"LOOPHOOK_BIN, when set, is the path written instead of this binary's (for packagers, whose\n" +
 			"binary's real path changes on upgrade, and for tests).\n\n" +
 			"Examples:\n" +
 			"   loophook install\n" +
-			"   loophook install --scope user --dry-run",
+			"   loophook install --host codex\n" +
+			"   loophook install --host gemini --scope user --dry-run",
 		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
 			return editSettings(c, settingsEdit{
@@ -61,15 +69,15 @@ func installCommand() *cli.Command {
 func uninstallCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "uninstall",
-		Usage: "remove what loophook install added to Claude Code's settings",
-		Description: "Removes from the chosen settings file (see loophook install --help for the scopes)\n" +
-			"  - loophook's Stop and SessionStart hooks, with the matcher groups and lists they leave\n" +
-			"    empty, and\n" +
-			"  - env." + blockCapKey + " while it is still \"" + blockCap + "\".\n" +
+		Usage: "remove what loophook install added to an agent host's configuration",
+		Description: "Removes from the host's file (see loophook install --help for the hosts and scopes)\n" +
+			"  - loophook's hooks, with the groups and lists they leave empty, and\n" +
+			"  - what install added beside them: Claude Code's env." + blockCapKey + " while it is still\n" +
+			"    \"" + blockCap + "\", Codex's trust of the hooks.\n" +
 			"Everything else stays as it was.\n\n" +
 			"Examples:\n" +
 			"   loophook uninstall\n" +
-			"   loophook uninstall --scope local --dry-run",
+			"   loophook uninstall --host copilot --scope local --dry-run",
 		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
 			return editSettings(c, settingsEdit{
