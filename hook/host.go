@@ -90,6 +90,23 @@ var Hosts = []Host{
 	},
 }
 
+// Under is the host a hook call really runs under. Copilot CLI runs a
+// project's Claude Code hooks too, with COPILOT_CLI=1 in their environment
+// (PROTOCOL.md of Copilot CLI, sections 9 and 10): such a call reads
+// Copilot's input, looks for the marker in Copilot's events.jsonl, never
+// with Claude Code's transcript reader, and answers in Claude Code's wire,
+// which Copilot obeys for a stop; the session context it gives, Copilot
+// ignores, so that a project registered for both gets it once, from the
+// Copilot registration.
+func (h Host) Under(getenv func(string) string) Host {
+	if h.Name != "claude" || getenv("COPILOT_CLI") != "1" {
+		return h
+	}
+	c, _ := LookupHost("copilot")
+	h.Name, h.Title, h.ReadInput, h.LastMessage, h.ProjectDir = c.Name, c.Title, c.ReadInput, c.LastMessage, c.ProjectDir
+	return h
+}
+
 // blocks is the block that keeps the agent working, when the verdict says
 // so. A block needs a reason: Codex and Copilot reject one without, and the
 // agent would stop all the same, so an empty reason lets it go.

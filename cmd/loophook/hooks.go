@@ -50,6 +50,7 @@ func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(100 << 20)
 	o, err := hookOptions(hookFlags(), args)
+	o.Host = o.Host.Under(os.Getenv)
 	o.Note = note(stderr)
 	o.Started = started
 	if os.Getenv(viaEnv) == viaPlugin {
