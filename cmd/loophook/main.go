@@ -3,7 +3,7 @@
 //
 // A hook call lives a few milliseconds: the runtime's watch for a changing
 // CPU quota, to update GOMAXPROCS by, would only start a goroutine, and so
-// a thread, for it (2% of a stop, internal/benchhook).
+// a thread, for it: 7% of a stop's time, timed as whole processes.
 //
 //go:debug updatemaxprocs=0
 package main
@@ -18,8 +18,8 @@ func main() {
 // growStack grows the goroutine's stack to the 32 KiB a hook call needs, at
 // once and while it holds no frames. Grown on demand from 8 KiB, it is
 // copied twice in the middle of the call, each copy walking every frame
-// through the runtime's tables, paged in cold: a tenth of the process's time
-// (internal/benchhook).
+// through the runtime's tables, paged in cold: about 5% of a stop's time,
+// timed as whole processes.
 //
 //go:noinline
 func growStack() byte {
