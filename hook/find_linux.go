@@ -13,39 +13,31 @@ const (
 	atSymlinkNoFollow = 0x100
 )
 
-// dirsUp yields start and the directories above it, nearest first. start
-// is looked in by its path: the state is most often there. Those above are
-// held open (O_PATH), each opened from the one above it, so that every name
-// the search looks for is looked up from its own directory, not along the
-// whole path again: 30 levels deep, with five names a level, walking the
-// path each time was most of a stop's cost. A directory that cannot be
+// dirsUp yields start and the directories above it, nearest first, each
+// held open (O_PATH) so that every name the search looks for is looked up
+// from its own directory, not along the whole path again: 30 levels deep,
+// with five names a level, walking the path each time was most of a stop's
+// cost. start is opened by its path; those above, only once the search
+// climbs, top down, each from the one above it. A directory that cannot be
 // opened is looked in by its path.
 func dirsUp(start string) iter.Seq[dir] {
 	return func(yield func(dir) bool) {
+		here := dir{path: start, fd: openDir(-1, start)}
+		defer here.close()
 		above := filepath.Dir(start)
-		if !yield(dir{path: start, fd: -1}) || above == start {
+		if !yield(here) || above == start {
 			return
 		}
 		paths := parents(above)
 		dirs := make([]dir, len(paths))
 		fd := -1
 		for i := len(paths) - 1; i >= 0; i-- {
-			var err error
-			if fd >= 0 {
-				fd, err = syscall.Openat(fd, filepath.Base(paths[i]), oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-			} else {
-				fd, err = syscall.Open(paths[i], oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-			}
-			if err != nil {
-				fd = -1
-			}
+			fd = openDir(fd, paths[i])
 			dirs[i] = dir{path: paths[i], fd: fd}
 		}
 		defer func() {
 			for _, d := range dirs {
-				if d.fd >= 0 {
-					syscall.Close(d.fd)
-				}
+				d.close()
 			}
 		}()
 		for _, d := range dirs {
@@ -53,6 +45,28 @@ func dirsUp(start string) iter.Seq[dir] {
 				return
 			}
 		}
+	}
+}
+
+// openDir opens the directory at path for lookups, from the directory
+// open as at when it is one; -1 when it cannot.
+func openDir(at int, path string) int {
+	var fd int
+	var err error
+	if at >= 0 {
+		fd, err = syscall.Openat(at, filepath.Base(path), oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	} else {
+		fd, err = syscall.Open(path, oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	}
+	if err != nil {
+		return -1
+	}
+	return fd
+}
+
+func (d dir) close() {
+	if d.fd >= 0 {
+		syscall.Close(d.fd)
 	}
 }
 
