@@ -19,7 +19,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -73,51 +72,28 @@ func installCodex(ctx context.Context) (string, error) {
 	if _, err := exec.LookPath("node"); err != nil {
 		return "", fmt.Errorf("%w: node is not installed: %v", errUnreachable, err)
 	}
-	cache, err := cacheDir()
+	dir, err := cachedInstall{
+		name:  "codex-" + codexVersion,
+		whole: codexInstalled,
+		install: func(work, dir string) error {
+			return npmInstall(ctx, work, dir, codexPackage+"@"+codexVersion, npmTimeout,
+				// No scripts: the packages have none, and a test has no business
+				// running a registry's code outside the binary under test.
+				"--ignore-scripts", "--include=optional")
+		},
+		check: func(dir string) error { return checkCodexInstall(ctx, dir) },
+	}.get()
 	if err != nil {
 		return "", err
 	}
-	final := filepath.Join(cache, "codex-"+codexVersion)
-	if codexInstalled(final) {
-		return filepath.Join(final, codexLauncher), nil
-	}
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return "", err
-	}
-	// As for Claude Code: install into a private directory and rename it
-	// into place, so that no run ever sees half an install.
-	removeStale(cache)
-	work, err := os.MkdirTemp(cache, "fetch-codex-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(work)
-
-	dir := filepath.Join(work, "codex-"+codexVersion)
-	if err := npmInstall(ctx, work, dir, codexPackage+"@"+codexVersion, npmTimeout,
-		// No scripts: the packages have none, and a test has no business
-		// running a registry's code outside the binary under test.
-		"--ignore-scripts", "--include=optional"); err != nil {
-		return "", err
-	}
-	if err := checkCodexInstall(ctx, dir); err != nil {
-		return "", err
-	}
-	if err := os.Rename(dir, final); err != nil {
-		// Another run may have won the race; its copy is as good as ours.
-		if codexInstalled(final) {
-			return filepath.Join(final, codexLauncher), nil
-		}
-		return "", err
-	}
-	return filepath.Join(final, codexLauncher), nil
+	return filepath.Join(dir, codexLauncher), nil
 }
 
 // codexInstalled says whether dir holds a finished install. Only a
 // checked install is ever renamed into place, so both files will do.
 func codexInstalled(dir string) bool {
 	for _, f := range []string{codexLauncher, codexNative} {
-		if fi, err := os.Stat(filepath.Join(dir, f)); err != nil || !fi.Mode().IsRegular() {
+		if !isRegular(filepath.Join(dir, f)) {
 			return false
 		}
 	}
@@ -128,24 +104,15 @@ func codexInstalled(dir string) bool {
 // native binary included (npm skips an optional dependency it cannot
 // install without failing), and that the launcher runs it.
 func checkCodexInstall(ctx context.Context, dir string) error {
-	b, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	locked, err := readNPMLock(dir, "package-lock.json")
 	if err != nil {
 		return err
-	}
-	var lock struct {
-		Packages map[string]struct {
-			Version   string `json:"version"`
-			Integrity string `json:"integrity"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal(b, &lock); err != nil {
-		return fmt.Errorf("package-lock.json: %v", err)
 	}
 	for name, want := range map[string]string{
 		"node_modules/@openai/codex":           codexIntegrity,
 		"node_modules/@openai/codex-linux-x64": codexNativeIntegrity,
 	} {
-		if got := lock.Packages[name].Integrity; got != want {
+		if got := locked[name].Integrity; got != want {
 			return fmt.Errorf("npm installed %s with integrity %q, want %s", name, got, want)
 		}
 	}

@@ -55,43 +55,16 @@ func fetchCopilot(ctx context.Context) (copilotCLI, error) {
 		return copilotCLI{}, fmt.Errorf("%w: the Copilot tests pin %s, which runs on linux/amd64 only, not %s/%s",
 			errUnsupported, copilotPackage, runtime.GOOS, runtime.GOARCH)
 	}
+	bin, err := fetchExecutable(ctx, "copilot-linux-x64-"+copilotVersion,
+		copilotPackage+"@"+copilotVersion, copilotIntegrity, "copilot")
+	if err != nil {
+		return copilotCLI{}, err
+	}
 	cache, err := cacheDir()
 	if err != nil {
 		return copilotCLI{}, err
 	}
-	final := filepath.Join(cache, "copilot-linux-x64-"+copilotVersion)
-	cli := copilotCLI{
-		bin:      filepath.Join(final, "copilot"),
-		pkgCache: filepath.Join(cache, "copilot-pkg"),
-	}
-	if fi, err := os.Stat(cli.bin); err != nil || !fi.Mode().IsRegular() {
-		if err := os.MkdirAll(cache, 0o755); err != nil {
-			return copilotCLI{}, err
-		}
-		// A private directory renamed into place, as in fetchClaude.
-		removeStale(cache)
-		work, err := os.MkdirTemp(cache, "fetch-")
-		if err != nil {
-			return copilotCLI{}, err
-		}
-		defer os.RemoveAll(work)
-		tgz, err := npmPack(ctx, work, copilotPackage+"@"+copilotVersion)
-		if err != nil {
-			return copilotCLI{}, err
-		}
-		if err := checkIntegrity(tgz, copilotIntegrity); err != nil {
-			return copilotCLI{}, err
-		}
-		dir := filepath.Join(work, "pkg")
-		if err := extractFile(tgz, "package/copilot", filepath.Join(dir, "copilot")); err != nil {
-			return copilotCLI{}, err
-		}
-		if err := os.Rename(dir, final); err != nil {
-			if _, statErr := os.Stat(cli.bin); statErr != nil { // not another run's copy
-				return copilotCLI{}, err
-			}
-		}
-	}
+	cli := copilotCLI{bin: bin, pkgCache: filepath.Join(cache, "copilot-pkg")}
 	return cli, cli.unpack(ctx)
 }
 

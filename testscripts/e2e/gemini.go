@@ -69,47 +69,23 @@ func installGemini(ctx context.Context) (string, error) {
 	if err := checkNode(node); err != nil {
 		return "", err
 	}
-	cache, err := cacheDir()
+	dir, err := cachedInstall{
+		name:  "gemini-" + geminiVersion,
+		whole: func(dir string) bool { return checkGeminiInstall(dir) == nil },
+		install: func(work, dir string) error {
+			return npmInstall(ctx, work, dir, geminiPackage+"@"+geminiVersion, geminiInstallTimeout, "--loglevel=error")
+		},
+		check: func(dir string) error {
+			if err := checkGeminiInstall(dir); err != nil {
+				return fmt.Errorf("npm install %s@%s: %w", geminiPackage, geminiVersion, err)
+			}
+			return nil
+		},
+	}.get()
 	if err != nil {
 		return "", err
 	}
-	final := filepath.Join(cache, "gemini-"+geminiVersion)
-	bundle := geminiBundle(final)
-	if checkGeminiInstall(final) == nil {
-		return bundle, nil
-	}
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return "", err
-	}
-	// Install into a private directory and rename it into place, so that
-	// an interrupted run or two runs at once never leave or see half an
-	// install. The "fetch-" prefix lets removeStale clear dead ones.
-	removeStale(cache)
-	work, err := os.MkdirTemp(cache, "fetch-gemini-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(work)
-	if err := npmInstall(ctx, work, work, geminiPackage+"@"+geminiVersion, geminiInstallTimeout, "--loglevel=error"); err != nil {
-		return "", err
-	}
-	if err := checkGeminiInstall(work); err != nil {
-		return "", fmt.Errorf("npm install %s@%s: %w", geminiPackage, geminiVersion, err)
-	}
-	if _, err := os.Stat(final); err == nil {
-		// A copy that failed its check (or an older layout): replace it.
-		if err := os.RemoveAll(final); err != nil {
-			return "", err
-		}
-	}
-	if err := os.Rename(work, final); err != nil {
-		// Another run may have won the race; its copy is as good as ours.
-		if checkGeminiInstall(final) == nil {
-			return bundle, nil
-		}
-		return "", err
-	}
-	return bundle, nil
+	return geminiBundle(dir), nil
 }
 
 func geminiBundle(dir string) string {
@@ -122,20 +98,11 @@ func checkGeminiInstall(dir string) error {
 	if _, err := os.Stat(geminiBundle(dir)); err != nil {
 		return err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", ".package-lock.json"))
+	locked, err := readNPMLock(dir, "node_modules/.package-lock.json")
 	if err != nil {
 		return err
 	}
-	var lock struct {
-		Packages map[string]struct {
-			Version   string `json:"version"`
-			Integrity string `json:"integrity"`
-		} `json:"packages"`
-	}
-	if err := json.Unmarshal(b, &lock); err != nil {
-		return fmt.Errorf("node_modules/.package-lock.json: %v", err)
-	}
-	got := lock.Packages["node_modules/"+geminiPackage]
+	got := locked["node_modules/"+geminiPackage]
 	if got.Version != geminiVersion || got.Integrity != geminiIntegrity {
 		return fmt.Errorf("installed %s %q with integrity %q, want %q with %q",
 			geminiPackage, got.Version, got.Integrity, geminiVersion, geminiIntegrity)

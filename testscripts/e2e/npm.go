@@ -5,34 +5,118 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
-// npmInstall installs spec into dir with npm, working in work (away from
-// any package.json of the caller's), after a quick look that the registry
-// answers. Its errors wrap errUnreachable: the suite skips, loudly.
+// npmInstall installs spec into dir with npm, working in work. Its errors
+// wrap errUnreachable: the suite skips, loudly.
 func npmInstall(ctx context.Context, work, dir, spec string, timeout time.Duration, flags ...string) error {
+	_, err := runNPM(ctx, work, spec, timeout,
+		append([]string{"install", "--prefix", dir, spec, "--no-audit", "--no-fund"}, flags...)...)
+	return err
+}
+
+// runNPM runs npm with args for spec in work (away from any package.json
+// of the caller's), within timeout, after a quick look that the registry
+// answers for spec, and returns what it printed. Its errors wrap
+// errUnreachable: the suite skips, loudly.
+func runNPM(ctx context.Context, work, spec string, timeout time.Duration, args ...string) ([]byte, error) {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return fmt.Errorf("%w: npm is not installed: %v", errUnreachable, err)
+		return nil, fmt.Errorf("%w: npm is not installed: %v", errUnreachable, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	run := func(args ...string) error {
+	run := func(args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, npm, args...)
 		cmd.Dir = work
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%w: npm %s %s: %v\n%s", errUnreachable,
+			return nil, fmt.Errorf("%w: npm %s %s: %v\n%s", errUnreachable,
 				args[0], spec, err, npmErrors(stderr.String()))
 		}
-		return nil
+		return stdout.Bytes(), nil
 	}
-	if err := run(append([]string{"view", spec, "version"}, npmProbeFlags...)...); err != nil {
-		return err
+	if _, err := run(append([]string{"view", spec, "version"}, npmProbeFlags...)...); err != nil {
+		return nil, err
 	}
-	return run(append([]string{"install", "--prefix", dir, spec, "--no-audit", "--no-fund"}, flags...)...)
+	return run(args...)
+}
+
+// npm settings for the metadata probe: when the registry refuses
+// connections the suite skips within seconds, and when it is blackholed
+// within about half a minute, instead of after npm's default minutes of
+// retries. The download itself keeps npm's defaults: the tarball is about
+// 175 MB.
+var npmProbeFlags = []string{
+	"--fetch-timeout=15000",
+	"--fetch-retries=1",
+	"--fetch-retry-mintimeout=1000",
+	"--fetch-retry-maxtimeout=5000",
+}
+
+// npmPack downloads the tarball of spec (name@version) into dir and returns
+// its path. npm picks the registry from its own configuration.
+func npmPack(ctx context.Context, dir, spec string) (string, error) {
+	out, err := runNPM(ctx, dir, spec, npmTimeout, "pack", spec, "--json", "--pack-destination", dir)
+	if err != nil {
+		return "", err
+	}
+	var packed []struct {
+		Filename string `json:"filename"`
+	}
+	if err := json.Unmarshal(out, &packed); err != nil || len(packed) != 1 {
+		return "", fmt.Errorf("npm pack printed no single tarball (%v): %s", err, out)
+	}
+	return filepath.Join(dir, packed[0].Filename), nil
+}
+
+// npmErrors keeps the gist of npm's complaint: its "npm error" lines
+// without the stack trace and the config warnings.
+func npmErrors(stderr string) string {
+	var keep []string
+	for _, line := range strings.Split(stderr, "\n") {
+		rest, ok := strings.CutPrefix(line, "npm error ")
+		if !ok || rest == "" || strings.HasPrefix(rest, " ") { // stack, object dump
+			continue
+		}
+		if keep = append(keep, line); len(keep) == 4 {
+			break
+		}
+	}
+	if len(keep) == 0 {
+		return strings.TrimSpace(stderr)
+	}
+	return strings.Join(keep, "\n")
+}
+
+// npmLocked is a package as npm's lock file records it: the version it
+// installed and the tarball integrity it checked.
+type npmLocked struct {
+	Version   string `json:"version"`
+	Integrity string `json:"integrity"`
+}
+
+// readNPMLock reads the lock file at rel under dir (package-lock.json, or
+// npm's hidden node_modules/.package-lock.json) and returns its packages
+// by path, "node_modules/<name>".
+func readNPMLock(dir, rel string) (map[string]npmLocked, error) {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	var lock struct {
+		Packages map[string]npmLocked `json:"packages"`
+	}
+	if err := json.Unmarshal(b, &lock); err != nil {
+		return nil, fmt.Errorf("%s: %v", rel, err)
+	}
+	return lock.Packages, nil
 }
