@@ -5,10 +5,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -33,22 +31,21 @@ type turn struct {
 // requests are scripted and counted. See isMainLoop for how they are told
 // apart.
 type stubAPI struct {
-	standIn        // the server, its lock, and what went wrong in the handler
-	prompt  string // the -p prompt, to recognise the conversation's start
-	state   string // the state file that turns edit
+	messagesStandIn        // the server, the script, its lock and records
+	prompt          string // the -p prompt, to recognise the conversation's start
 
-	turns []turn
-	main  []*apiRequest
-	side  []*apiRequest
-	ids   int // replies sent, for unique message ids
+	main []*apiRequest
+	side []*apiRequest
 }
+
+// messagesStandIn is a stand-in that serves the Messages API: Claude
+// Code's (stubAPI) and Copilot CLI's in BYOK mode (copilotAPI).
+type messagesStandIn struct{ standIn }
 
 // apiRequest is one request as the stand-in received it.
 type apiRequest struct {
-	Method, Path string
-	Header       http.Header
-	Body         []byte
-	Msg          messagesRequest // parsed for POST /v1/messages
+	received
+	Msg messagesRequest // parsed for POST /v1/messages
 }
 
 // messagesRequest is the part of a Messages API request the suite reads.
@@ -147,116 +144,90 @@ func (r messagesRequest) isMainLoop(prompt string) bool {
 // gets turns[k-1]; requests past the script get a plain reply and change
 // nothing, which is what an agent that makes no progress looks like.
 func newStubAPI(t *testing.T, prompt, statePath string, turns []turn) *stubAPI {
-	t.Helper()
-	a := &stubAPI{prompt: prompt, state: statePath, turns: turns}
-	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
-	t.Cleanup(a.srv.Close)
-	return a
+	return serveStandIn(t, &stubAPI{prompt: prompt}, statePath, turns)
 }
 
 // mainRequests returns the main-loop requests received so far, in order.
-func (a *stubAPI) mainRequests() []*apiRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]*apiRequest(nil), a.main...)
-}
+func (a *stubAPI) mainRequests() []*apiRequest { return snapshot(&a.standIn, &a.main) }
 
 // sideRequests returns every other request received so far.
-func (a *stubAPI) sideRequests() []*apiRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]*apiRequest(nil), a.side...)
-}
+func (a *stubAPI) sideRequests() []*apiRequest { return snapshot(&a.standIn, &a.side) }
 
-func (a *stubAPI) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		a.fail(fmt.Errorf("%s %s: %v", r.Method, r.URL.Path, err))
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	req := &apiRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-
+func (a *stubAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
+	req := &apiRequest{received: got}
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
-		if err := json.Unmarshal(body, &req.Msg); err != nil {
-			a.fail(fmt.Errorf("POST /v1/messages: %v", err))
-			writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		if !a.decode(w, req) {
 			return
 		}
 		// Side requests get a verdict that prompt-type hooks, the side
 		// request a test can provoke at will, read as "condition met".
 		text := `{"ok": true}`
 		if req.Msg.isMainLoop(a.prompt) {
-			text = a.mainTurn(req)
+			// A main-loop request: record it, apply its scripted edit
+			// and reply with its text.
+			text = a.play(keep(&a.standIn, &a.main, req))
 		} else {
-			a.recordSide(req)
+			keep(&a.standIn, &a.side, req)
 		}
-		msg := reply(a.nextID(), req.Msg.Model, text)
-		if req.Msg.Stream {
-			streamMessage(w, msg, text)
-		} else {
-			w.Header().Set("Content-Type", "application/json")
-			_ = json.NewEncoder(w).Encode(msg)
-		}
+		a.answer(w, req, text)
 
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
-		a.recordSide(req)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"input_tokens":1}`)
+		keep(&a.standIn, &a.side, req)
+		answerJSON(w, http.StatusOK, map[string]any{"input_tokens": 1})
 
 	case r.Method == http.MethodHead || r.Method == http.MethodGet:
 		// Reachability probes (2.1.330 sends HEAD /api/hello unless
 		// non-essential traffic is disabled): say we are here.
-		a.recordSide(req)
+		keep(&a.standIn, &a.side, req)
 		w.WriteHeader(http.StatusOK)
 
 	default:
-		a.recordSide(req)
-		writeError(w, http.StatusNotFound, "not_found_error", r.Method+" "+r.URL.Path+" is not served by the e2e stand-in")
+		keep(&a.standIn, &a.side, req)
+		a.refuse(w, http.StatusNotFound, notServed(r))
 	}
 }
 
-func (a *stubAPI) recordSide(req *apiRequest) {
-	a.mu.Lock()
-	a.side = append(a.side, req)
-	a.mu.Unlock()
+// decode parses the body of a Messages API request into req.Msg; what it
+// cannot parse is a failure, refused with HTTP 400.
+func (s *messagesStandIn) decode(w http.ResponseWriter, req *apiRequest) bool {
+	if err := json.Unmarshal(req.Body, &req.Msg); err != nil {
+		s.fail(fmt.Errorf("POST /v1/messages: %v", err))
+		s.refuse(w, http.StatusBadRequest, err.Error())
+		return false
+	}
+	return true
 }
 
-// nextID returns a fresh message id: Claude Code treats assistant
+// answer replies to req with one text block, streamed when req asks for
+// a stream. Each reply has an id of its own: Claude Code treats assistant
 // messages that share an id as parts of one reply, so turns must not.
-func (a *stubAPI) nextID() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.ids++
-	return fmt.Sprintf("msg_e2e_%03d", a.ids)
+func (s *messagesStandIn) answer(w http.ResponseWriter, req *apiRequest, text string) {
+	msg := reply(fmt.Sprintf("msg_e2e_%03d", s.nextID()), req.Msg.Model, text)
+	if req.Msg.Stream {
+		streamMessage(w, msg, text)
+	} else {
+		answerJSON(w, http.StatusOK, msg)
+	}
 }
 
-// mainTurn records a main-loop request, applies its scripted edit and
-// returns the text to reply with.
-func (a *stubAPI) mainTurn(req *apiRequest) string {
-	a.mu.Lock()
-	a.main = append(a.main, req)
-	n := len(a.main)
-	a.mu.Unlock()
-
-	return a.play(a.turns, n, a.state)
+// refuse answers with a Messages API error: not_found_error for 404,
+// invalid_request_error otherwise.
+func (s *messagesStandIn) refuse(w http.ResponseWriter, code int, msg string) {
+	typ := "invalid_request_error"
+	if code == http.StatusNotFound {
+		typ = "not_found_error"
+	}
+	answerJSON(w, code, map[string]any{
+		"type":  "error",
+		"error": map[string]any{"type": typ, "message": msg},
+	})
 }
 
 // streamMessage writes msg, a reply holding one text block, as the
 // server-sent events the Messages API streams for it.
 func streamMessage(w http.ResponseWriter, msg map[string]any, text string) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	event := func(name string, data any) {
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
+	event := startEvents(w)
 	start := maps.Clone(msg) // message_start: no content and no stop_reason yet
 	start["content"] = []any{}
 	start["stop_reason"] = nil
@@ -285,13 +256,4 @@ func reply(id, model, text string) map[string]any {
 		"stop_sequence": nil,
 		"usage":         map[string]any{"input_tokens": 10, "output_tokens": 5},
 	}
-}
-
-func writeError(w http.ResponseWriter, code int, typ, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"type":  "error",
-		"error": map[string]any{"type": typ, "message": msg},
-	})
 }

@@ -5,9 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,24 +27,19 @@ const codexTurnCap = 64
 // progress looks like. Past the cap (codexTurnCap unless set), HTTP 400
 // ends the run.
 type codexAPI struct {
-	standIn        // the server, its lock, and what went wrong in the handler
-	state   string // the state file that turns edit
+	standIn // the server, the script, its lock and records
 
-	cap     int // turn requests answered before HTTP 400
-	turns   []turn
+	cap     int             // turn requests answered before HTTP 400
 	turn    []*codexRequest // turn requests answered
 	refused []*codexRequest // turn requests refused at the cap
 	other   []*codexRequest // everything else
-	ids     int
 }
 
 // codexRequest is one request as the stand-in received it.
 type codexRequest struct {
-	Method, Path string
-	Header       http.Header
-	Body         []byte
-	Meta         turnMetadata     // x-codex-turn-metadata
-	Req          responsesRequest // parsed for POST /v1/responses
+	received
+	Meta turnMetadata     // x-codex-turn-metadata
+	Req  responsesRequest // parsed for POST /v1/responses
 }
 
 // turnMetadata is the part of the x-codex-turn-metadata header the suite
@@ -170,70 +163,40 @@ func (r responsesRequest) lastUser() string {
 
 // newCodexAPI starts the stand-in on 127.0.0.1.
 func newCodexAPI(t *testing.T, statePath string, turns []turn) *codexAPI {
-	t.Helper()
-	a := &codexAPI{state: statePath, turns: turns, cap: codexTurnCap}
-	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
-	t.Cleanup(a.srv.Close)
-	return a
+	return serveStandIn(t, &codexAPI{cap: codexTurnCap}, statePath, turns)
 }
 
 // setTurnCap changes how many turn requests are answered before HTTP 400.
-func (a *codexAPI) setTurnCap(n int) {
-	a.mu.Lock()
-	a.cap = n
-	a.mu.Unlock()
-}
+func (a *codexAPI) setTurnCap(n int) { store(&a.standIn, &a.cap, n) }
 
-func (a *codexAPI) turnCap() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.cap
-}
+func (a *codexAPI) turnCap() int { return load(&a.standIn, &a.cap) }
 
 // turnRequests returns the turn requests answered so far, in order.
-func (a *codexAPI) turnRequests() []*codexRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]*codexRequest(nil), a.turn...)
-}
+func (a *codexAPI) turnRequests() []*codexRequest { return snapshot(&a.standIn, &a.turn) }
 
 // refusedRequests returns the turn requests refused at the cap.
-func (a *codexAPI) refusedRequests() []*codexRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]*codexRequest(nil), a.refused...)
-}
+func (a *codexAPI) refusedRequests() []*codexRequest { return snapshot(&a.standIn, &a.refused) }
 
 // otherRequests returns every request that was not a turn request.
-func (a *codexAPI) otherRequests() []*codexRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]*codexRequest(nil), a.other...)
-}
+func (a *codexAPI) otherRequests() []*codexRequest { return snapshot(&a.standIn, &a.other) }
 
-func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		a.fail(fmt.Errorf("%s %s: %v", r.Method, r.URL.Path, err))
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	req := &codexRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
+	req := &codexRequest{received: got}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
-		a.record(&a.other, req)
-		writeCodexError(w, http.StatusNotFound, r.Method+" "+r.URL.Path+" is not served by the e2e stand-in")
+		keep(&a.standIn, &a.other, req)
+		a.refuse(w, http.StatusNotFound, notServed(r))
 		return
 	}
 	if enc := r.Header.Get("Content-Encoding"); enc != "" {
-		a.record(&a.other, req)
+		keep(&a.standIn, &a.other, req)
 		a.fail(fmt.Errorf("POST /v1/responses: body encoded %q, the stand-in reads plain JSON", enc))
-		writeCodexError(w, http.StatusBadRequest, "the e2e stand-in reads plain JSON, not "+enc)
+		a.refuse(w, http.StatusBadRequest, "the e2e stand-in reads plain JSON, not "+enc)
 		return
 	}
-	if err := json.Unmarshal(body, &req.Req); err != nil {
-		a.record(&a.other, req)
+	if err := json.Unmarshal(req.Body, &req.Req); err != nil {
+		keep(&a.standIn, &a.other, req)
 		a.fail(fmt.Errorf("POST /v1/responses: %v", err))
-		writeCodexError(w, http.StatusBadRequest, err.Error())
+		a.refuse(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if m := r.Header.Get("x-codex-turn-metadata"); m != "" {
@@ -247,12 +210,12 @@ func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request) {
 	case req.Meta.RequestKind != "turn":
 		// Not the agent's turn: the interactive UI's title request wants
 		// {"title": ...}; exec was seen to send nothing else.
-		a.record(&a.other, req)
+		keep(&a.standIn, &a.other, req)
 		text = `{"title":"e2e"}`
 	default:
 		var ok bool
 		if text, ok = a.agentTurn(req); !ok {
-			writeCodexError(w, http.StatusBadRequest, fmt.Sprintf(
+			a.refuse(w, http.StatusBadRequest, fmt.Sprintf(
 				"the e2e stand-in answers at most %d turns: a runaway loop", a.turnCap()))
 			return
 		}
@@ -261,12 +224,6 @@ func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request) {
 		a.fail(fmt.Errorf("POST /v1/responses: stream is false, the stand-in only streams"))
 	}
 	a.stream(w, text)
-}
-
-func (a *codexAPI) record(list *[]*codexRequest, req *codexRequest) {
-	a.mu.Lock()
-	*list = append(*list, req)
-	a.mu.Unlock()
 }
 
 // agentTurn records a turn request, applies its scripted edit and returns
@@ -282,28 +239,17 @@ func (a *codexAPI) agentTurn(req *codexRequest) (string, bool) {
 	n := len(a.turn)
 	a.mu.Unlock()
 
-	return a.play(a.turns, n, a.state), true
+	return a.play(n), true
 }
 
 // stream writes a reply holding one assistant message with text, as the
 // server-sent events of a streamed Responses API reply.
 func (a *codexAPI) stream(w http.ResponseWriter, text string) {
-	a.mu.Lock()
-	a.ids++
-	respID, msgID := fmt.Sprintf("resp_e2e_%d", a.ids), fmt.Sprintf("msg_e2e_%d", a.ids)
-	a.mu.Unlock()
+	id := a.nextID()
+	respID, msgID := fmt.Sprintf("resp_e2e_%d", id), fmt.Sprintf("msg_e2e_%d", id)
 
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
-	event := func(data map[string]any) {
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", data["type"], b)
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
+	send := startEvents(w)
+	event := func(data map[string]any) { send(data["type"].(string), data) }
 	item := func(status string, content []any) map[string]any {
 		return map[string]any{"type": "message", "id": msgID, "role": "assistant", "status": status, "content": content}
 	}
@@ -319,10 +265,9 @@ func (a *codexAPI) stream(w http.ResponseWriter, text string) {
 	}})
 }
 
-func writeCodexError(w http.ResponseWriter, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(map[string]any{
+// refuse answers with a Responses API error.
+func (a *codexAPI) refuse(w http.ResponseWriter, code int, msg string) {
+	answerJSON(w, code, map[string]any{
 		"error": map[string]any{"type": "invalid_request_error", "message": msg},
 	})
 }

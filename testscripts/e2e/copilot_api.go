@@ -3,11 +3,8 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -30,15 +27,12 @@ import (
 // agentStop: it exits 1. A hook that never lets go cannot then hold a
 // test; the CLI's own cap (8 continuations) ends a turn well before.
 type copilotAPI struct {
-	standIn        // the server, its lock, and what went wrong in the handler
-	state   string // the state file that turns edit
-	turns   []turn
-	limit   int // model requests one run may make
+	messagesStandIn     // the server, the script, its lock and records
+	limit           int // model requests one run may make
 
 	run    int // the run in progress (0: none); see beginRun
 	reqs   []*copilotRequest
 	served int // conversation turns answered, over all runs
-	ids    int
 }
 
 // copilotRequestLimit is the stand-in's default limit: the CLI's cap
@@ -62,20 +56,12 @@ func (r *copilotRequest) isTurn() bool { return r.Interaction == copilotTurn }
 // turn gets turns[k-1]; turns past the script get a plain reply and change
 // nothing, which is what an agent that makes no progress looks like.
 func newCopilotAPI(t *testing.T, statePath string, turns []turn) *copilotAPI {
-	t.Helper()
-	a := &copilotAPI{state: statePath, turns: turns, limit: copilotRequestLimit}
-	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
-	t.Cleanup(a.srv.Close)
-	return a
+	return serveStandIn(t, &copilotAPI{limit: copilotRequestLimit}, statePath, turns)
 }
 
 // beginRun and endRun bracket a run: requests are filed under it, and the
 // limit counts within it.
-func (a *copilotAPI) beginRun(n int) {
-	a.mu.Lock()
-	a.run = n
-	a.mu.Unlock()
-}
+func (a *copilotAPI) beginRun(n int) { store(&a.standIn, &a.run, n) }
 
 func (a *copilotAPI) endRun() { a.beginRun(0) }
 
@@ -92,45 +78,30 @@ func (a *copilotAPI) requestsOf(n int) []*copilotRequest {
 	return out
 }
 
-func (a *copilotAPI) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		a.fail(fmt.Errorf("%s %s: %v", r.Method, r.URL.Path, err))
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
+func (a *copilotAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
 	req := &copilotRequest{
-		apiRequest:  apiRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body},
+		apiRequest:  apiRequest{received: got},
 		Interaction: r.Header.Get("X-Interaction-Type"),
 	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
 		a.record(req)
-		writeError(w, http.StatusNotFound, "not_found_error", r.Method+" "+r.URL.Path+" is not served by the e2e stand-in")
+		a.refuse(w, http.StatusNotFound, notServed(r))
 		return
 	}
-	if err := json.Unmarshal(body, &req.Msg); err != nil {
-		a.record(req)
-		a.fail(fmt.Errorf("POST /v1/messages: %v", err))
-		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+	n := a.record(req)
+	if !a.decode(w, &req.apiRequest) {
 		return
 	}
-	if n := a.record(req); n > a.limit {
+	if n > a.limit {
 		req.Refused = true
-		writeError(w, http.StatusBadRequest, "invalid_request_error",
-			fmt.Sprintf("e2e stand-in: more than %d model requests in one run", a.limit))
+		a.refuse(w, http.StatusBadRequest, fmt.Sprintf("e2e stand-in: more than %d model requests in one run", a.limit))
 		return
 	}
 	text := "Done."
 	if req.isTurn() {
 		text = a.nextTurn()
 	}
-	msg := reply(a.nextID(), req.Msg.Model, text)
-	if req.Msg.Stream {
-		streamMessage(w, msg, text)
-	} else {
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(msg)
-	}
+	a.answer(w, &req.apiRequest, text)
 }
 
 // record files req under the run in progress and returns how many
@@ -149,13 +120,6 @@ func (a *copilotAPI) record(req *copilotRequest) int {
 	return n
 }
 
-func (a *copilotAPI) nextID() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.ids++
-	return fmt.Sprintf("msg_e2e_%03d", a.ids)
-}
-
 // nextTurn applies the next scripted turn's edit and returns its text.
 func (a *copilotAPI) nextTurn() string {
 	a.mu.Lock()
@@ -163,7 +127,7 @@ func (a *copilotAPI) nextTurn() string {
 	n := a.served
 	a.mu.Unlock()
 
-	return a.play(a.turns, n, a.state)
+	return a.play(n)
 }
 
 // copilotDatetime is how 1.0.102 opens every user message it sends, the

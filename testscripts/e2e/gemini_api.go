@@ -5,9 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -27,14 +25,12 @@ import (
 // chat requests every chat request gets HTTP 400, which ends the run with
 // no further AfterAgent call: a hook that never lets go cannot hang a test.
 type geminiAPI struct {
-	standIn          // the server, its lock, and what went wrong in the handler
+	standIn          // the server, the script, its lock and records
 	prompts []string // the scenario's -p prompts, to tell them from block reasons
-	state   string   // the state file that turns edit
 	maxChat int
 
-	turns []turn
-	chat  []*geminiRequest
-	aux   []*geminiRequest
+	chat []*geminiRequest
+	aux  []*geminiRequest
 }
 
 // geminiMaxChat is the default hard cap on chat requests per scenario: far
@@ -44,12 +40,10 @@ const geminiMaxChat = 64
 
 // geminiRequest is one request as the stand-in received it.
 type geminiRequest struct {
-	Method, Path string
-	Model        string // from the path: models/<model>:<action>
-	Action       string // streamGenerateContent, generateContent, countTokens
-	Header       http.Header
-	Body         []byte
-	Gen          generateRequest // parsed for generateContent and streamGenerateContent
+	received
+	Model  string          // from the path: models/<model>:<action>
+	Action string          // streamGenerateContent, generateContent, countTokens
+	Gen    generateRequest // parsed for generateContent and streamGenerateContent
 }
 
 // generateRequest is the part of a generateContent request the suite reads.
@@ -98,36 +92,18 @@ func (r generateRequest) newUser() []string {
 
 // newGeminiAPI starts the stand-in on 127.0.0.1.
 func newGeminiAPI(t *testing.T, prompts []string, statePath string, turns []turn) *geminiAPI {
-	t.Helper()
-	a := &geminiAPI{prompts: prompts, state: statePath, turns: turns, maxChat: geminiMaxChat}
-	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
-	t.Cleanup(a.srv.Close)
-	return a
+	return serveStandIn(t, &geminiAPI{prompts: prompts, maxChat: geminiMaxChat}, statePath, turns)
 }
 
 // chatRequests returns the chat requests received so far, in order,
 // including any refused past the cap.
-func (a *geminiAPI) chatRequests() []*geminiRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]*geminiRequest(nil), a.chat...)
-}
+func (a *geminiAPI) chatRequests() []*geminiRequest { return snapshot(&a.standIn, &a.chat) }
 
 // auxRequests returns every other request received so far.
-func (a *geminiAPI) auxRequests() []*geminiRequest {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]*geminiRequest(nil), a.aux...)
-}
+func (a *geminiAPI) auxRequests() []*geminiRequest { return snapshot(&a.standIn, &a.aux) }
 
-func (a *geminiAPI) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		a.fail(fmt.Errorf("%s %s: %v", r.Method, r.URL.Path, err))
-		writeGeminiError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	req := &geminiRequest{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+func (a *geminiAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
+	req := &geminiRequest{received: got}
 	// /v1beta/models/<model>:<action>, the chat's with ?alt=sse.
 	if rest, ok := strings.CutPrefix(r.URL.Path, "/v1beta/models/"); ok {
 		req.Model, req.Action, _ = strings.Cut(rest, ":")
@@ -138,31 +114,31 @@ func (a *geminiAPI) serve(w http.ResponseWriter, r *http.Request) {
 
 	switch req.Action {
 	case "streamGenerateContent", "generateContent":
-		if err := json.Unmarshal(body, &req.Gen); err != nil {
-			a.record(&a.aux, req)
+		if err := json.Unmarshal(req.Body, &req.Gen); err != nil {
+			keep(&a.standIn, &a.aux, req)
 			a.fail(fmt.Errorf("POST %s: %v", r.URL.Path, err))
-			writeGeminiError(w, http.StatusBadRequest, err.Error())
+			a.refuse(w, http.StatusBadRequest, err.Error())
 			return
 		}
 		if req.Action == "generateContent" {
-			a.record(&a.aux, req)
-			writeJSONResponse(w, geminiReply(auxAnswer))
+			keep(&a.standIn, &a.aux, req)
+			answerJSON(w, http.StatusOK, geminiReply(auxAnswer))
 			return
 		}
 		text, ok := a.chatTurn(req)
 		if !ok {
-			writeGeminiError(w, http.StatusBadRequest, "the e2e stand-in's cap of chat requests is reached: a runaway loop")
+			a.refuse(w, http.StatusBadRequest, "the e2e stand-in's cap of chat requests is reached: a runaway loop")
 			return
 		}
 		streamGemini(w, geminiReply(text))
 
 	case "countTokens":
-		a.record(&a.aux, req)
-		writeJSONResponse(w, map[string]any{"totalTokens": 10})
+		keep(&a.standIn, &a.aux, req)
+		answerJSON(w, http.StatusOK, map[string]any{"totalTokens": 10})
 
 	default:
-		a.record(&a.aux, req)
-		writeGeminiError(w, http.StatusNotFound, r.Method+" "+r.URL.Path+" is not served by the e2e stand-in")
+		keep(&a.standIn, &a.aux, req)
+		a.refuse(w, http.StatusNotFound, notServed(r))
 	}
 }
 
@@ -174,27 +150,17 @@ const auxAnswer = `{"reasoning":"e2e stand-in","model_choice":"flash",` +
 	`"complexity_reasoning":"e2e stand-in","complexity_score":10,"next_speaker":"user",` +
 	`"unproductive_state_analysis":"e2e stand-in: no loop","unproductive_state_confidence":0}`
 
-func (a *geminiAPI) record(list *[]*geminiRequest, req *geminiRequest) {
-	a.mu.Lock()
-	*list = append(*list, req)
-	a.mu.Unlock()
-}
-
 // chatTurn records a chat request, applies its scripted edit and returns
 // the text to reply with; false past the cap.
 func (a *geminiAPI) chatTurn(req *geminiRequest) (string, bool) {
-	a.mu.Lock()
-	a.chat = append(a.chat, req)
-	n := len(a.chat)
-	a.mu.Unlock()
-
+	n := keep(&a.standIn, &a.chat, req)
 	if n > a.maxChat {
 		if n == a.maxChat+1 {
 			a.fail(fmt.Errorf("chat request %d: past the stand-in's cap of %d, answered HTTP 400 (a hook that never lets the agent stop?)", n, a.maxChat))
 		}
 		return "", false
 	}
-	return a.play(a.turns, n, a.state), true
+	return a.play(n), true
 }
 
 // geminiReply is a whole generateContent answer: one candidate with one
@@ -214,31 +180,17 @@ func geminiReply(text string) map[string]any {
 // streamGemini writes a reply as the server-sent events that
 // streamGenerateContent?alt=sse answers with.
 func streamGemini(w http.ResponseWriter, reply map[string]any) {
-	b, _ := json.Marshal(reply)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	fmt.Fprintf(w, "data: %s\n\n", b)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
-	}
+	startEvents(w)("", reply)
 }
 
-func writeJSONResponse(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-// writeGeminiError answers with the Google API error shape; 0.61.0 does
-// not retry a 400 and ends the run non-zero.
-func writeGeminiError(w http.ResponseWriter, code int, msg string) {
+// refuse answers with the Google API error shape; 0.61.0 does not retry a
+// 400 and ends the run non-zero.
+func (a *geminiAPI) refuse(w http.ResponseWriter, code int, msg string) {
 	status := "INVALID_ARGUMENT"
 	if code == http.StatusNotFound {
 		status = "NOT_FOUND"
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	answerJSON(w, code, map[string]any{
 		"error": map[string]any{"code": code, "message": msg, "status": status},
 	})
 }
