@@ -249,12 +249,9 @@ func (h *standInHook) registration() codexRegistration {
 // inputs returns the hook inputs the stand-in got for event, in order.
 func (h *standInHook) inputs(t *testing.T, event string) []map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(h.dir, event+".jsonl"))
-	if os.IsNotExist(err) {
+	b, ok := readIfAny(t, filepath.Join(h.dir, event+".jsonl"))
+	if !ok {
 		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
 	}
 	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -270,10 +267,7 @@ func (h *standInHook) inputs(t *testing.T, event string) []map[string]any {
 // stopIterations returns the state's iteration as each Stop saw it.
 func (h *standInHook) stopIterations(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(h.dir, "stop.iterations"))
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
+	b, _ := readIfAny(t, filepath.Join(h.dir, "stop.iterations"))
 	return strings.Fields(string(b))
 }
 
@@ -318,12 +312,9 @@ func (r *hookRecorder) wrap(name, command string) string {
 // answers returns what the command recorded under name answered, in order.
 func (r *hookRecorder) answers(t *testing.T, name string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(r.dir, name+".answers"))
-	if os.IsNotExist(err) {
+	b, ok := readIfAny(t, filepath.Join(r.dir, name+".answers"))
+	if !ok {
 		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -320,29 +319,19 @@ func (s *copilotSession) newEvents(t *testing.T) []copilotEvent {
 	files, _ := filepath.Glob(filepath.Join(s.p.home, ".copilot", "session-state", "*", "events.jsonl"))
 	var out []copilotEvent
 	for _, path := range files {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 16<<20)
 		n := 0
-		for sc.Scan() {
+		scanLines(t, path, func(line []byte) {
 			n++
 			if n <= s.seen[path] {
-				continue
+				return
 			}
 			e := copilotEvent{file: path}
-			if err := json.Unmarshal(bytes.TrimSpace(sc.Bytes()), &e); err != nil {
+			if err := json.Unmarshal(bytes.TrimSpace(line), &e); err != nil {
 				t.Errorf("%s:%d: %v", path, n, err)
-				continue
+				return
 			}
 			out = append(out, e)
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
+		})
 		s.seen[path] = n
 	}
 	return out

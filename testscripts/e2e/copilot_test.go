@@ -140,12 +140,9 @@ func newCopilotStandIn(t *testing.T, name string, answers ...string) *copilotSta
 // inputs returns the inputs of the hook's calls, in order.
 func (h *copilotStandIn) inputs(t *testing.T) []map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(h.dir, "inputs"))
-	if os.IsNotExist(err) {
+	b, ok := readIfAny(t, filepath.Join(h.dir, "inputs"))
+	if !ok {
 		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
 	}
 	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {

@@ -3,7 +3,7 @@
 package e2e
 
 import (
-	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -229,27 +229,17 @@ type hookInput struct {
 // inputs returns what the hook was given, call by call.
 func (h *geminiStandInHook) inputs(t *testing.T) []hookInput {
 	t.Helper()
-	f, err := os.Open(filepath.Join(h.dir, "inputs.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []hookInput
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
-		if len(strings.TrimSpace(sc.Text())) == 0 {
-			continue
+	scanLines(t, filepath.Join(h.dir, "inputs.jsonl"), func(line []byte) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return
 		}
 		var in hookInput
-		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-			t.Fatalf("hook input %q: %v", sc.Text(), err)
+		if err := json.Unmarshal(line, &in); err != nil {
+			t.Fatalf("hook input %q: %v", line, err)
 		}
 		out = append(out, in)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return out
 }
 

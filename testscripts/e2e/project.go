@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -135,6 +136,40 @@ func writeFile(path string, b []byte) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// readIfAny returns the file at path, and false when there is none (a
+// hook that never ran wrote nothing); any other failure fails the test.
+func readIfAny(t *testing.T, path string) ([]byte, bool) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, true
+}
+
+// scanLines calls f with each line of the file at path (lines up to
+// 16 MiB long, as hosts' JSON lines can be); a file that cannot be read
+// fails the test.
+func scanLines(t *testing.T, path string, f func(line []byte)) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		f(sc.Bytes())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // state is a loop state as the scripted agent handles it: decoded JSON.

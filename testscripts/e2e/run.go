@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -134,23 +133,13 @@ func readTranscript(t *testing.T, p *project, sessionID string) []transcriptEntr
 	if len(paths) != 1 {
 		t.Fatalf("want one transcript for session %s under %s, found %q", sessionID, p.home, paths)
 	}
-	f, err := os.Open(paths[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var entries []transcriptEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 16<<20)
-	for sc.Scan() {
+	scanLines(t, paths[0], func(line []byte) {
 		var e transcriptEntry
-		if json.Unmarshal(sc.Bytes(), &e) == nil {
+		if json.Unmarshal(line, &e) == nil {
 			entries = append(entries, e)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return entries
 }
 
