@@ -151,10 +151,7 @@ func ceilingLoop() hostLoop {
 // as host's hooks, recorded by rec under "stop" and "session-start".
 func loophookCommands(t *testing.T, rec *hookRecorder, host string, stopFlags ...string) (stop, start string) {
 	t.Helper()
-	bin, err := loophookBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := loophookBinary(t)
 	stop = strings.Join(append([]string{shellQuote(bin), "stop", "--protocol", host}, stopFlags...), " ")
 	start = shellQuote(bin) + " session-start --protocol " + host
 	return rec.wrap("stop", stop), rec.wrap("session-start", start)
@@ -164,10 +161,7 @@ func loophookCommands(t *testing.T, rec *hookRecorder, host string, stopFlags ..
 // project, oldest first, from its journal.
 func journalRules(t *testing.T, p *project) []string {
 	t.Helper()
-	bin, err := loophookBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := loophookBinary(t)
 	cmd := exec.Command(bin, "why", "--json", "-n", "500", "--dir", p.dir)
 	cmd.Dir = p.dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.home, "TMPDIR=" + p.tmp}

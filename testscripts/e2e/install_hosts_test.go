@@ -14,10 +14,7 @@ import (
 // own (its HOME, CODEX_HOME...).
 func installFor(t *testing.T, p *project, host string, env []string) {
 	t.Helper()
-	bin, err := loophookBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := loophookBinary(t)
 	cmd := exec.Command(bin, "install", "--host", host, "--scope", "project")
 	cmd.Dir = p.dir
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.home}, env...)

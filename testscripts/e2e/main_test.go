@@ -13,8 +13,6 @@
 package e2e
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,29 +21,22 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
-// suite is what every test needs, made once per test binary run, on first
-// use: a -run that selects no test downloads and builds nothing.
-var suite struct {
-	once     sync.Once
-	claude   string // the pinned claude executable
-	loophook string // the loophook under test
-	tmp      string // holds the built loophook
-	skip     string // why the suite cannot run here (set: every test skips)
-	err      error  // a setup failure (set: every test fails)
-}
+// claudeSuite is the Claude Code tests' one-time setup: the pinned claude
+// executable, fetched on first use, so that a -run that selects no test
+// downloads nothing.
+var claudeSuite = hostSuite[string]{host: "Claude Code " + claudeVersion, verb: "fetched", fetch: fetchClaude, where: func(c string) string { return c }}
 
 // TestMain removes the built loophook and, when the suite could not run,
 // says so once more after the last test.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if suite.tmp != "" {
-		os.RemoveAll(suite.tmp)
+	if built.tmp != "" {
+		os.RemoveAll(built.tmp)
 	}
 	for _, s := range []struct{ skip, host string }{
-		{suite.skip, "Claude Code " + claudeVersion},
+		{claudeSuite.skip, claudeSuite.host},
 		{codexSuite.skip, codexHost},
 		{geminiSuite.skip, "Gemini CLI " + geminiVersion},
 		{copilotSuite.skip, copilotHost},
@@ -72,50 +63,27 @@ func TestMain(m *testing.M) {
 // the test when the suite cannot run.
 func setup(t *testing.T) (claude, loophook string) {
 	t.Helper()
-	suite.once.Do(func() {
-		start := time.Now()
-		suite.claude, suite.err = fetchClaude(context.Background())
-		switch {
-		case errors.Is(suite.err, errUnreachable):
-			suite.skip = "REGISTRY UNREACHABLE: Claude Code " + claudeVersion + " could not be fetched, " +
-				"so the loophook e2e suite did NOT run.\n" + suite.err.Error()
-		case errors.Is(suite.err, errUnsupported):
-			suite.skip = "UNSUPPORTED PLATFORM: the loophook e2e suite did NOT run.\n" + suite.err.Error()
-		}
-		if suite.skip != "" {
-			suite.err = nil
-			banner(os.Stderr, suite.skip, "Claude Code "+claudeVersion)
-			return
-		}
-		if suite.err != nil {
-			return
-		}
-		fmt.Fprintf(os.Stderr, "e2e: Claude Code %s ready at %s (%v)\n", claudeVersion, suite.claude, time.Since(start).Round(time.Millisecond))
-		suite.loophook, suite.err = loophookBinary()
-	})
-	if suite.skip != "" {
-		if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
-			t.Fatal(suite.skip + "\n(LOOPHOOK_E2E_REQUIRE=1 makes this a failure)")
-		}
-		t.Skip(suite.skip)
-	}
-	if suite.err != nil {
-		t.Fatalf("e2e setup: %v", suite.err)
-	}
-	return suite.claude, suite.loophook
+	claude = claudeSuite.get(t)
+	return claude, loophookBinary(t)
 }
 
 // built is the loophook under test, built once for every host's tests.
 var built struct {
 	once sync.Once
 	bin  string
+	tmp  string // holds bin, unless LOOPHOOK_E2E_LOOPHOOK names one
 	err  error
 }
 
-// loophookBinary returns the loophook under test, building it on first use.
-func loophookBinary() (string, error) {
+// loophookBinary returns the loophook under test, building it on first
+// use; when it cannot be built the test fails.
+func loophookBinary(t *testing.T) string {
+	t.Helper()
 	built.once.Do(func() { built.bin, built.err = buildLoophook() })
-	return built.bin, built.err
+	if built.err != nil {
+		t.Fatalf("e2e setup: %v", built.err)
+	}
+	return built.bin
 }
 
 // buildLoophook builds ./cmd/loophook into a temp dir, from the module
@@ -128,11 +96,11 @@ func buildLoophook() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("finding the module root: %v", err)
 	}
-	suite.tmp, err = os.MkdirTemp("", "loophook-e2e-")
+	built.tmp, err = os.MkdirTemp("", "loophook-e2e-")
 	if err != nil {
 		return "", err
 	}
-	bin := filepath.Join(suite.tmp, "loophook")
+	bin := filepath.Join(built.tmp, "loophook")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/loophook/loophook/cmd/loophook")
 	cmd.Dir = strings.TrimSpace(string(root))
 	if out, err := cmd.CombinedOutput(); err != nil {
