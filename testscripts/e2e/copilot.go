@@ -459,7 +459,7 @@ func writeCopilotHooks(dir, name string, hooks map[string][]copilotHook) error {
 }
 
 // copilotSuite is the Copilot tests' one-time setup: the pinned CLI,
-// fetched on first use; it needs no loophook, so it is apart from suite.
+// fetched on first use (loophookBinary builds the loophook under test).
 var copilotSuite = hostSuite[copilotCLI]{host: copilotHost, verb: "fetched", fetch: fetchCopilot, where: func(c copilotCLI) string { return c.bin }}
 
 // setupCopilot returns the pinned Copilot CLI (copilotSuite.get).
