@@ -153,10 +153,10 @@ const auxAnswer = `{"reasoning":"e2e stand-in","model_choice":"flash",` +
 // chatTurn records a chat request, applies its scripted edit and returns
 // the text to reply with; false past the cap.
 func (a *geminiAPI) chatTurn(req *geminiRequest) (string, bool) {
-	n := keep(&a.standIn, &a.chat, req)
-	if n > a.maxChat {
-		if n == a.maxChat+1 {
-			a.fail(fmt.Errorf("chat request %d: past the stand-in's cap of %d, answered HTTP 400 (a hook that never lets the agent stop?)", n, a.maxChat))
+	n, limit := keep(&a.standIn, &a.chat, req), load(&a.standIn, &a.maxChat)
+	if n > limit {
+		if n == limit+1 {
+			a.fail(fmt.Errorf("chat request %d: past the stand-in's cap of %d, answered HTTP 400 (a hook that never lets the agent stop?)", n, limit))
 		}
 		return "", false
 	}

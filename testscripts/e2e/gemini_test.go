@@ -55,7 +55,7 @@ func runGeminiScenario(t *testing.T, sc geminiScenario) *geminiSession {
 	sc.register(t, p)
 	s := &geminiSession{project: p, api: newGeminiAPI(t, sc.prompts, p.statePath(), sc.turns)}
 	if sc.maxChat > 0 {
-		s.api.maxChat = sc.maxChat
+		store(&s.api.standIn, &s.api.maxChat, sc.maxChat)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -420,7 +420,7 @@ func TestGeminiRunawayCap(t *testing.T) {
 	hook := newGeminiStandInHook(t, p, "C", blockAnswers(reasons...)...)
 	hook.register(t, p)
 	api := newGeminiAPI(t, []string{prompt}, p.statePath(), nil)
-	api.maxChat = 3
+	store(&api.standIn, &api.maxChat, 3)
 
 	run := runGemini(t, bundle, p, api.URL(), prompt)
 	if run.exitCode == 0 {
