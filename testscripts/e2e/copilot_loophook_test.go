@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -100,5 +102,54 @@ func TestCopilotLoophook(t *testing.T) {
 		}
 		checkResumeContext(t, rec, 2, ctx)
 		checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasons, 0, false)
+	})
+
+	t.Run("registered for Claude Code too", func(t *testing.T) {
+		// Copilot also runs the project's .claude/settings.json hooks,
+		// after its own, with the same session and instant (PROTOCOL.md
+		// §9): each stop reaches loophook twice and must count once, or
+		// the runaway guard ends a loop that records no progress a stop
+		// early (3 model turns, not 4).
+		t.Parallel()
+		var sc hostLoop
+		for _, l := range hostLoops() {
+			if l.name == "runaway guard" {
+				sc = l
+			}
+		}
+		rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+		s := runCopilotScenario(t, copilotScenario{
+			state: sc.state,
+			turns: sc.turns,
+			register: func(t *testing.T, p *project) {
+				registerCopilotLoophook(sc, rec)(t, p)
+				stop, start := loophookCommands(t, rec, "claude")
+				stop = strings.Replace(stop, " stop ", " claude-stop ", 1)
+				start = strings.Replace(start, " session-start ", " claude-session-start ", 1)
+				group := func(command string) []any {
+					return []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command}}}}
+				}
+				if err := writeJSON(filepath.Join(p.dir, ".claude", "settings.json"), map[string]any{
+					"hooks": map[string]any{"Stop": group(stop), "SessionStart": group(start)},
+				}); err != nil {
+					t.Fatal(err)
+				}
+			},
+		})
+		checkCopilotTurns(t, s.runs[0], len(sc.wantRules)-1)
+		copilot, claude := rec.answers(t, "stop"), rec.answers(t, "claude-stop")
+		if len(copilot) != len(sc.wantRules) || len(claude) != len(copilot) {
+			t.Fatalf("%d stops answered by the Copilot registration and %d by the Claude Code one, want %d each",
+				len(copilot), len(claude), len(sc.wantRules))
+		}
+		for i := range copilot {
+			var a, b stopAnswer
+			if json.Unmarshal([]byte(copilot[i]), &a) != nil || json.Unmarshal([]byte(claude[i]), &b) != nil {
+				t.Fatalf("stop %d: answers %s and %s", i+1, copilot[i], claude[i])
+			}
+			if a.Decision != b.Decision || a.Reason != b.Reason {
+				t.Errorf("stop %d: the Copilot registration answered %s, the Claude Code one %s", i+1, copilot[i], claude[i])
+			}
+		}
 	})
 }
