@@ -122,8 +122,7 @@ func pick(in dir, d schema.Dialect) string {
 	if !in.has(filepath.FromSlash(before)) {
 		return ""
 	}
-	dir := in.path
-	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(before)))
+	entries, err := os.ReadDir(filepath.Join(in.path, filepath.FromSlash(before)))
 	if err != nil {
 		return ""
 	}
@@ -131,7 +130,7 @@ func pick(in dir, d schema.Dialect) string {
 	// greatest name, which also breaks ties between equal stamps.
 	var files []string
 	for i := len(entries) - 1; i >= 0; i-- {
-		p := filepath.Join(dir, filepath.FromSlash(before), entries[i].Name(), filepath.FromSlash(after))
+		p := filepath.Join(in.path, filepath.FromSlash(before), entries[i].Name(), filepath.FromSlash(after))
 		if exists(p) {
 			files = append(files, p)
 		}
