@@ -334,13 +334,7 @@ func runDialect(t *testing.T, sc dialectScenario) {
 	}
 	installHooks(t, p.dir, loophook)
 	api := newStubAPI(t, dialectPrompt, p.statePath(), sc.turns)
-	var run *claudeRun
-	t.Cleanup(func() {
-		if t.Failed() {
-			logRun(t, api, run)
-		}
-	})
-	run = runClaude(t, claude, p, api.URL(), dialectPrompt, sessionID)
+	run := logged(t, api, func() *claudeRun { return runClaude(t, claude, p, api.URL(), dialectPrompt, sessionID) })
 	checkSession(t, sc.scenario, api, run, stopCommand(t, p.dir))
 	checkEndMessage(t, run, sc.wantEnd)
 }
@@ -390,13 +384,7 @@ func removedUntilAccept(t *testing.T, two []string) {
 		wantEndMessage: true,
 	}
 	api := newStubAPI(t, dialectPrompt, p.statePath(), first.turns)
-	var run *claudeRun
-	t.Cleanup(func() {
-		if t.Failed() {
-			logRun(t, api, run)
-		}
-	})
-	run = runClaude(t, claude, p, api.URL(), dialectPrompt, sessionID)
+	run := logged(t, api, func() *claudeRun { return runClaude(t, claude, p, api.URL(), dialectPrompt, sessionID) })
 	checkSession(t, first, api, run, command)
 	checkEndMessage(t, run, []string{"runaway guard"})
 	if t.Failed() {
@@ -418,12 +406,7 @@ func removedUntilAccept(t *testing.T, two []string) {
 	// A new session: the loop is complete at its first stop.
 	second := scenario{name: "after accept", wantTurns: 1, wantEndMessage: true}
 	api2 := newStubAPI(t, dialectPrompt, p.statePath(), nil)
-	run2 := runClaude(t, claude, p, api2.URL(), dialectPrompt, otherSessionID)
-	t.Cleanup(func() {
-		if t.Failed() {
-			logRun(t, api2, run2)
-		}
-	})
+	run2 := logged(t, api2, func() *claudeRun { return runClaude(t, claude, p, api2.URL(), dialectPrompt, otherSessionID) })
 	if main := api2.mainRequests(); len(main) != 1 {
 		t.Errorf("the session after accept took %d turns, want 1", len(main))
 	} else {

@@ -41,19 +41,14 @@ type scenario struct {
 	wantEndMessage bool
 }
 
-// TestLoop runs each scenario as a real headless Claude Code session with
-// loophook as its hooks. The turn counts follow from SPEC.md §2: the
-// scripted agent edits the state before each reply, loophook evaluates it
-// after each reply, and every block buys exactly one more turn.
-func TestLoop(t *testing.T) {
+// completionScenario is rules 10 (unmet), 12 (no-exit-signal) and 14
+// (complete): one criterion per turn, then the explicit exit signal, in a
+// loop that governs this session, and the SessionStart context.
+func completionScenario() scenario {
 	three := []string{"empty input parses", "bad UTF-8 is rejected", "go vet is clean"}
-	twelve := names(12)
-
-	scenarios := []scenario{{
-		// Rules 10 (unmet), 12 (no-exit-signal), 14 (complete): one
-		// criterion per turn, then the explicit exit signal.
+	return scenario{
 		name:  "progress to completion",
-		state: with(loop(three...), "session_id", sessionID), // governs this session
+		state: with(loop(three...), "session_id", sessionID),
 		turns: []turn{
 			progress(three[0]),
 			progress(three[1]),
@@ -68,7 +63,32 @@ func TestLoop(t *testing.T) {
 		},
 		wantContext:    []string{spec, three[0], three[1], three[2], "step 1"},
 		wantEndMessage: true,
-	}, {
+	}
+}
+
+// guardScenario is rule 9: the agent never touches the state. The first
+// stop (stop_hook_active false) blocks on rule 10; the next three have
+// stop_hook_active true and the file unchanged, and the third of them
+// (guard limit 3) lets the session end, not Claude Code's cap of 8 blocks.
+func guardScenario() scenario {
+	return scenario{
+		name:           "runaway guard",
+		state:          loop("empty input parses"),
+		wantTurns:      4,
+		wantReasons:    repeat(3, []string{"empty input parses"}),
+		wantContext:    []string{spec, "empty input parses"},
+		wantEndMessage: true,
+	}
+}
+
+// TestLoop runs each scenario as a real headless Claude Code session with
+// loophook as its hooks. The turn counts follow from SPEC.md §2: the
+// scripted agent edits the state before each reply, loophook evaluates it
+// after each reply, and every block buys exactly one more turn.
+func TestLoop(t *testing.T) {
+	twelve := names(12)
+
+	scenarios := []scenario{completionScenario(), {
 		// Rule 6: the agent records a stuck iteration each turn; the
 		// breaker opens when stuckCount reaches 5.
 		name:  "stuck breaker",
@@ -93,18 +113,7 @@ func TestLoop(t *testing.T) {
 		wantReasons:    repeat(2, []string{"empty input parses"}),
 		wantContext:    []string{spec, "empty input parses"},
 		wantEndMessage: true,
-	}, {
-		// Rule 9: the agent never touches the state. The first stop
-		// (stop_hook_active false) blocks on rule 10; the next three
-		// have stop_hook_active true and the file unchanged, and the
-		// third of them (guard limit 3) lets the session end.
-		name:           "runaway guard",
-		state:          loop("empty input parses"),
-		wantTurns:      4,
-		wantReasons:    repeat(3, []string{"empty input parses"}),
-		wantContext:    []string{spec, "empty input parses"},
-		wantEndMessage: true,
-	}, {
+	}, guardScenario(), {
 		// Rule 3, then normal work: the state fails the schema, the
 		// block names the bad field's JSON pointer, the agent repairs
 		// the file, and the loop goes on to completion.
@@ -200,13 +209,7 @@ func runScenario(t *testing.T, sc scenario) {
 	p := newProject(t, sc.state)
 	installHooks(t, p.dir, loophook)
 	api := newStubAPI(t, prompt, p.statePath(), sc.turns)
-	var run *claudeRun
-	t.Cleanup(func() {
-		if t.Failed() {
-			logRun(t, api, run)
-		}
-	})
-	run = runClaude(t, claude, p, api.URL(), prompt, sessionID)
+	run := logged(t, api, func() *claudeRun { return runClaude(t, claude, p, api.URL(), prompt, sessionID) })
 	checkSession(t, sc, api, run, stopCommand(t, p.dir))
 }
 
@@ -378,6 +381,19 @@ func checkSessionStart(t *testing.T, sc scenario, run *claudeRun, first *apiRequ
 			t.Errorf("SessionStart context does not mention %q:\n%s", sub, ctx)
 		}
 	}
+}
+
+// logged runs start and, should the test fail, tells its reader what the
+// stand-in and the run saw.
+func logged(t *testing.T, api *stubAPI, start func() *claudeRun) *claudeRun {
+	var run *claudeRun
+	t.Cleanup(func() {
+		if t.Failed() {
+			logRun(t, api, run)
+		}
+	})
+	run = start()
+	return run
 }
 
 // logRun tells a failing test's reader what happened.

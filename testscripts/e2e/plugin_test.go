@@ -24,48 +24,14 @@ const notInstalled = "loophook is not installed: go install github.com/loophook/
 // Claude Code plugin alone, loaded with --plugin-dir: no settings file of
 // any scope names a hook, and the plugin's hook finds loophook on PATH.
 func TestPlugin(t *testing.T) {
-	three := []string{"empty input parses", "bad UTF-8 is rejected", "go vet is clean"}
-	scenarios := []scenario{{
-		// Rules 10, 12 and 14, and the SessionStart context.
-		name:  "progress to completion",
-		state: with(loop(three...), "session_id", sessionID),
-		turns: []turn{
-			progress(three[0]),
-			progress(three[1]),
-			progress(three[2]),
-			{edit: set("exit_signal", true), text: "Verified everything; exit_signal set."},
-		},
-		wantTurns: 4,
-		wantReasons: [][]string{
-			{three[1], three[2], "step 2"},
-			{three[2], "step 3"},
-			{"exit_signal"},
-		},
-		wantContext:    []string{spec, three[0], three[1], three[2], "step 1"},
-		wantEndMessage: true,
-	}, {
-		// Rule 9: the agent never records progress; the guard, not
-		// Claude Code's cap of 8 blocks, ends the session.
-		name:           "runaway guard",
-		state:          loop("empty input parses"),
-		wantTurns:      4,
-		wantReasons:    repeat(3, []string{"empty input parses"}),
-		wantContext:    []string{spec, "empty input parses"},
-		wantEndMessage: true,
-	}}
+	scenarios := []scenario{completionScenario(), guardScenario()}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			claude, loophook := setup(t)
 			p := newProject(t, sc.state)
 			api := newStubAPI(t, prompt, p.statePath(), sc.turns)
-			var run *claudeRun
-			t.Cleanup(func() {
-				if t.Failed() {
-					logRun(t, api, run)
-				}
-			})
-			run = runWithPlugin(t, claude, p, api, pathWith(t, loophook))
+			run := logged(t, api, func() *claudeRun { return runWithPlugin(t, claude, p, api, pathWith(t, loophook)) })
 			checkSession(t, sc, api, run, pluginStopCommand)
 		})
 	}
@@ -79,13 +45,7 @@ func TestPluginWithoutLoophook(t *testing.T) {
 	claude, _ := setup(t)
 	p := newProject(t, loop("empty input parses"))
 	api := newStubAPI(t, prompt, p.statePath(), nil)
-	var run *claudeRun
-	t.Cleanup(func() {
-		if t.Failed() {
-			logRun(t, api, run)
-		}
-	})
-	run = runWithPlugin(t, claude, p, api, pathWithout(t))
+	run := logged(t, api, func() *claudeRun { return runWithPlugin(t, claude, p, api, pathWithout(t)) })
 
 	for _, err := range api.failures() {
 		t.Error(err)
