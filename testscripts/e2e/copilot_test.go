@@ -174,12 +174,8 @@ func (h *copilotStandIn) env(t *testing.T, k int) map[string]string {
 // state returns the state file as the hook's k-th call found it.
 func (h *copilotStandIn) state(t *testing.T, k int) state {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(h.dir, "state-"+strconv.Itoa(k)))
+	s, err := readState(filepath.Join(h.dir, "state-"+strconv.Itoa(k)))
 	if err != nil {
-		t.Fatal(err)
-	}
-	var s state
-	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -246,12 +246,8 @@ func (h *geminiStandInHook) inputs(t *testing.T) []hookInput {
 // stateAt returns the state file as the n-th AfterAgent call found it.
 func (h *geminiStandInHook) stateAt(t *testing.T, n int) state {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(h.dir, fmt.Sprintf("state-at-%d.json", n)))
+	s, err := readState(filepath.Join(h.dir, fmt.Sprintf("state-at-%d.json", n)))
 	if err != nil {
-		t.Fatal(err)
-	}
-	var s state
-	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -178,15 +178,21 @@ type state = map[string]any
 // An edit is what the scripted agent does to the state file in a turn.
 type edit func(path string) error
 
+// readState reads and decodes a state file.
+func readState(path string) (state, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s state
+	return s, json.Unmarshal(b, &s)
+}
+
 // update decodes the state file, lets fn change it and writes it back.
 func update(fn func(s state)) edit {
 	return func(path string) error {
-		b, err := os.ReadFile(path)
+		s, err := readState(path)
 		if err != nil {
-			return err
-		}
-		var s state
-		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
 		fn(s)
