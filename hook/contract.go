@@ -113,8 +113,8 @@ func (s Store) Accept(l *criteria.Loop) (ContractChange, error) {
 // the store that has one; dir is "" when none has.
 func (s Store) readHeader() (head contractHeader, dir string, err error) {
 	for _, d := range s.dirs() {
-		data, err := readSmall(filepath.Join(d, contractFile), maxHeader)
-		if errors.Is(err, errTooLarge) {
+		data, err := ReadRegular(filepath.Join(d, contractFile), maxHeader)
+		if errors.Is(err, ErrTooLarge) {
 			// Only the first line is wanted: read it from a longer file.
 			data, err = firstLine(filepath.Join(d, contractFile))
 		}
@@ -158,7 +158,7 @@ func firstLine(path string) ([]byte, error) {
 // readContract reads the whole contract.
 func readContract(path string) (Contract, error) {
 	var c Contract
-	data, err := readSmall(path, MaxState)
+	data, err := ReadRegular(path, MaxState)
 	if err != nil {
 		return c, fmt.Errorf(contractUnreadable, path, err)
 	}

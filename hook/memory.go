@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -149,13 +148,13 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 // readMemory reads one memory file. It opens only a regular file, without
 // blocking on a named pipe, and reads at most maxMemory bytes of it.
 func readMemory(path string) (m Memory, ok bool, err error) {
-	data, err := readSmall(path, maxMemory)
+	data, err := ReadRegular(path, maxMemory)
 	switch {
 	case absent(err):
 		return m, false, nil
 	case errors.Is(err, errNotRegular):
 		return m, false, fmt.Errorf(memoryNotRegular, path)
-	case errors.Is(err, errTooLarge):
+	case errors.Is(err, ErrTooLarge):
 		return m, false, fmt.Errorf(memoryTooLarge, path, maxMemory>>10)
 	case err != nil:
 		return m, false, fmt.Errorf(memoryUnreadable, err)
@@ -164,26 +163,6 @@ func readMemory(path string) (m Memory, ok bool, err error) {
 		return Memory{}, false, fmt.Errorf(memoryDamaged, path)
 	}
 	return m, true, nil
-}
-
-var errTooLarge = errors.New("too large")
-
-// readSmall reads a file of the hook's own, which is never larger than
-// limit: only a regular file, never more than limit bytes of it.
-func readSmall(path string, limit int64) ([]byte, error) {
-	f, _, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errTooLarge
-	}
-	return data, nil
 }
 
 // absent reports whether err says there is no such file, or no such

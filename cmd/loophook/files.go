@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -150,39 +149,14 @@ func makeDirs(dir string) (undo func(), err error) {
 	return undo, nil
 }
 
-// readRegular reads the regular file at path, opening nothing else: a named
-// pipe would block, a device could be anything. It stats the path first and
-// then the file it opened, which a rename may have swapped meanwhile.
+// readRegular is hook.ReadRegular, a file too large said for a person.
 func readRegular(path string, limit int64) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &notRegular{fi.Mode()}
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &notRegular{fi.Mode()}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
+	data, err := hook.ReadRegular(path, limit)
+	if errors.Is(err, hook.ErrTooLarge) {
 		err = errLarger(limit)
 	}
 	return data, err
 }
-
-// notRegular is the error of a file that is not a regular one.
-type notRegular struct{ mode fs.FileMode }
-
-func (e *notRegular) Error() string { return whyNotRegular(e.mode) }
 
 // shown names a file for a person: relative to the working directory when it
 // is below it, else in full.

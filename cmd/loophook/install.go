@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/loophook/loophook/hook"
 	"github.com/urfave/cli/v2"
 )
 
@@ -267,10 +268,10 @@ func readSettings(path, command string) (target string, data []byte, err error) 
 		}
 	}
 	data, err = readRegular(target, maxSettings)
-	var odd *notRegular
+	var odd *hook.NotRegular
 	switch {
 	case errors.As(err, &odd):
-		return "", nil, errNotRegularSettings(shown(path), err, command)
+		return "", nil, errNotRegularSettings(shown(path), odd.Mode, command)
 	case err != nil:
 		return "", nil, errRead(shown(path), err)
 	}

@@ -179,9 +179,9 @@ func errDanglingSettings(path, target, command string) error {
 		"%s is a symbolic link to %s, which does not exist; nothing changed", path, target)
 }
 
-func errNotRegularSettings(path string, err error, command string) error {
+func errNotRegularSettings(path string, mode fs.FileMode, command string) error {
 	return fail("a settings file is a JSON file: move this one aside and run loophook "+command+" again",
-		"%s is %v; nothing changed", path, err)
+		"%s is %s; nothing changed", path, whyNotRegular(mode))
 }
 
 func errNotAProject(where, dir, command string) error {
