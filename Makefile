@@ -53,6 +53,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzValidate -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./schema
+	$(GO) test -run '^$$' -fuzz FuzzSum256 -fuzztime $(FUZZTIME) ./hook
 
 ## release-snapshot: check .goreleaser.yaml and build every release archive into dist/, publishing nothing
 release-snapshot:

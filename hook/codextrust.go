@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -54,7 +53,7 @@ func CodexTrustKey(hooksFile, eventLabel string, group, handler int) string {
 // which Codex hashes as its default of 600 (an explicit "timeout": 0 would
 // hash as 1: never write one).
 func CodexHookHash(eventLabel, command string, timeoutSec int) string {
-	sum := sha256.Sum256(codexHookIdentity(eventLabel, command, timeoutSec))
+	sum := sum256(codexHookIdentity(eventLabel, command, timeoutSec))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 

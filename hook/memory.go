@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -100,7 +99,7 @@ func cacheFor(statePath string) string {
 	if abs, err := filepath.Abs(statePath); err == nil {
 		statePath = abs
 	}
-	sum := sha256.Sum256([]byte(statePath))
+	sum := sum256([]byte(statePath))
 	return filepath.Join(root, cacheName, hex.EncodeToString(sum[:8]))
 }
 
