@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -43,12 +42,6 @@ var started = time.Now()
 // cannot be read does not break the hook: it answers, lets the agent stop
 // and says why.
 func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io.Writer) {
-	// A hook call lives milliseconds and drops its heap at exit: with the
-	// collector's goal at 5 times the live heap (first at 16 MB), a state
-	// of some MB is read without a collection, and the limit holds the
-	// heap of the largest state near 100 MB.
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(100 << 20)
 	o, err := hookOptions(hookFlags(), args)
 	o.Host = o.Host.Under(os.Getenv)
 	o.Note = note(stderr)
