@@ -8,24 +8,12 @@
 //go:debug updatemaxprocs=0
 package main
 
-import "os"
+import (
+	"os"
+
+	_ "github.com/loophook/loophook/hook/bigstack" // first, for the stack a hook call needs
+)
 
 func main() {
-	growStack()
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
-
-// growStack grows the goroutine's stack to the 32 KiB a hook call needs, at
-// once and while it holds no frames. Grown on demand from 8 KiB, it is
-// copied twice in the middle of the call, each copy walking every frame
-// through the runtime's tables, paged in cold: about 5% of a stop's time,
-// timed as whole processes.
-//
-//go:noinline
-func growStack() byte {
-	var frame [24 << 10]byte
-	return touch(frame[:])
-}
-
-//go:noinline
-func touch(b []byte) byte { return b[len(b)-1] }
