@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzTranscriptTail -fuzztime $(FUZZTIME) ./hook
 	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./schema
+	$(GO) test -run '^$$' -fuzz FuzzPlainAgreesWithUnmarshal -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzValidate -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./schema
 	$(GO) test -run '^$$' -fuzz FuzzSum256 -fuzztime $(FUZZTIME) ./hook

@@ -6,7 +6,6 @@ package schema
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -129,8 +128,8 @@ func (d Dialect) Read(data []byte) Reading {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Reading{Problems: []string{problemEmpty}, Progress: progressOfBytes(data)}
 	}
-	var doc any
-	if err := json.Unmarshal(data, &doc); err != nil {
+	doc, err := unmarshal(data)
+	if err != nil {
 		return Reading{Problems: []string{JSONError(data, err)}, Progress: progressOfBytes(data)}
 	}
 	r := Reading{Progress: progressOfDocument(doc, d.Progress)}
@@ -168,44 +167,22 @@ func (d Dialect) Tells(data []byte) bool {
 	if len(candidates) == 0 {
 		return false
 	}
-	names, ok := memberNames(data)
-	if !ok {
+	doc, err := unmarshal(data)
+	members, isObject := doc.(map[string]any)
+	if err != nil || !isObject {
 		return true
 	}
+	lacks := func(name string) bool {
+		_, has := members[name]
+		return !has
+	}
 	for _, set := range candidates {
-		if !slices.ContainsFunc(set, func(name string) bool { return !names[name] }) {
+		if !slices.ContainsFunc(set, lacks) {
 			return true
 		}
 	}
 	return false
 }
-
-// memberNames are the names of a JSON object's members; ok is false when
-// data is not one. The members' values are scanned, never built.
-func memberNames(data []byte) (names map[string]bool, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	names = map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		name, _ := t.(string)
-		if err := dec.Decode(new(skipped)); err != nil {
-			return nil, false
-		}
-		names[name] = true
-	}
-	return names, true
-}
-
-// skipped is a JSON value read past and dropped.
-type skipped struct{}
-
-func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
 // Tell is the dialect of a file named by --state: the first that tells its
 // bytes as its own, else hope.
@@ -226,8 +203,8 @@ func (d Dialect) progress(data []byte) string {
 	if d.Progress == nil && !mayHoldTimes(data) {
 		return progressOfBytes(data)
 	}
-	var doc any
-	if err := json.Unmarshal(data, &doc); err != nil {
+	doc, err := unmarshal(data)
+	if err != nil {
 		return progressOfBytes(data) // not reached: the fast path read it
 	}
 	return progressOfDocument(doc, d.Progress)
