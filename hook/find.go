@@ -44,7 +44,9 @@ func FindState(start string, only *schema.Dialect) Found {
 			}
 		}
 		if d.has(".git") {
-			if found.Path == "" {
+			// A main work tree's .git is a directory; a linked worktree's
+			// is a file, and only that is read.
+			if found.Path == "" && !d.isDir(".git") {
 				if main := mainWorkTree(d.path); main != "" {
 					found = findIn(dir{path: main, fd: -1}, only)
 				}
@@ -70,6 +72,12 @@ type dir struct {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
+}
+
+// statDir reports whether os.Stat finds a directory at path.
+func statDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // parents are path and the directories above it, nearest first.

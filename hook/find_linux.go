@@ -77,3 +77,12 @@ func (d dir) has(name string) bool {
 	}
 	return syscall.Faccessat(d.fd, name, syscall.F_OK, atSymlinkNoFollow) == nil
 }
+
+// isDir reports whether name in d is a directory, or a link to one, as
+// os.Stat finds it: a trailing slash resolves only to a directory.
+func (d dir) isDir(name string) bool {
+	if d.fd < 0 {
+		return statDir(filepath.Join(d.path, name))
+	}
+	return syscall.Faccessat(d.fd, name+"/", syscall.F_OK, 0) == nil
+}

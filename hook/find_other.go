@@ -20,3 +20,7 @@ func dirsUp(start string) iter.Seq[dir] {
 
 // has reports whether name is in d, as os.Lstat finds it.
 func (d dir) has(name string) bool { return exists(filepath.Join(d.path, name)) }
+
+// isDir reports whether name in d is a directory, or a link to one, as
+// os.Stat finds it.
+func (d dir) isDir(name string) bool { return statDir(filepath.Join(d.path, name)) }
