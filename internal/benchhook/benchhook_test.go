@@ -224,3 +224,33 @@ func TestRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestSettled: the programs are timed from copies, byte for byte the same,
+// executable, and apart even when both given have the same name.
+func TestSettled(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a", "b"} {
+		must(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, name, "loophook"), []byte("#!/bin/sh\necho "+name+"\n"), 0o755))
+	}
+	lh, err := settled(filepath.Join(dir, "a", "loophook"), dir, "loophook")
+	must(t, err)
+	floor, err := settled(filepath.Join(dir, "b", "loophook"), dir, "floor")
+	must(t, err)
+	for prog, want := range map[string]string{lh: "a", floor: "b"} {
+		fi, err := os.Stat(prog)
+		must(t, err)
+		data, err := os.ReadFile(prog)
+		must(t, err)
+		if fi.Mode()&0o111 == 0 || string(data) != "#!/bin/sh\necho "+want+"\n" {
+			t.Errorf("%s: mode %v, %q", prog, fi.Mode(), data)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
