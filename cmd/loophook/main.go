@@ -11,7 +11,7 @@ package main
 import (
 	"os"
 
-	_ "github.com/loophook/loophook/hook/bigstack" // first, for the stack a hook call needs
+	_ "github.com/loophook/loophook/hook/early" // first: the stack a hook call needs, and one P
 )
 
 func main() {
