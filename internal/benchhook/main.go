@@ -5,13 +5,14 @@
 // more than any Go process would: the goal is at most 1.5× the floor,
 // whatever the size of the state or of the transcript. benchhook builds
 // loophook and the floor, copies them (settled says why), writes the cases
-// into a temporary directory, and runs the two whole processes alternately (loophook, floor, loophook,
-// floor, ...) with the same stdin, so that machine noise hits both alike. It
-// reports the median wall time of each, their ratio, and each one's peak
-// RSS (ru_maxrss; see runner.go for why a runner process starts the runs),
-// checks every answer loophook gives is one JSON verdict with the expected
-// "ok", and says which of the goals hold: typical ≤ 1.5× the floor, large
-// ≤ 5× the floor, the 1 GB transcript ≤ 1.2× the 1 KB one.
+// into a temporary directory, and runs the two whole processes alternately
+// (loophook, floor, loophook, floor, ...) with the same stdin, so that
+// machine noise hits both alike. It reports the median wall time of each,
+// their ratio, and each one's peak RSS (ru_maxrss; see runner.go for why a
+// runner process starts the runs), checks every answer loophook gives is
+// one JSON verdict with the expected "ok", and says which of the goals
+// hold: typical, each protocol, each loop system and the deep search ≤ 1.5×
+// the floor, large ≤ 5× the floor, the 1 GB transcript ≤ 1.2× the 1 KB one.
 //
 // Run it from the module's root:
 //
