@@ -53,28 +53,16 @@ func codexText(line []byte) (string, bool) {
 	var entry struct {
 		Type    string `json:"type"`
 		Payload struct {
-			Type    string `json:"type"`
-			Role    string `json:"role"`
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
+			Type    string         `json:"type"`
+			Role    string         `json:"role"`
+			Content []contentBlock `json:"content"`
 		} `json:"payload"`
 	}
 	if json.Unmarshal(line, &entry) != nil || entry.Type != "response_item" ||
 		entry.Payload.Type != "message" || entry.Payload.Role != "assistant" {
 		return "", false
 	}
-	var texts []string
-	for _, c := range entry.Payload.Content {
-		if c.Type == "output_text" {
-			texts = append(texts, c.Text)
-		}
-	}
-	if len(texts) == 0 {
-		return "", false
-	}
-	return strings.Join(texts, "\n"), true
+	return joinText(entry.Payload.Content, "output_text")
 }
 
 // geminiWire is Gemini CLI's AfterAgent and SessionStart input.

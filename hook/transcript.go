@@ -117,19 +117,29 @@ func assistantText(line []byte) (string, bool) {
 	var entry struct {
 		Type    string `json:"type"`
 		Message struct {
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
+			Content []contentBlock `json:"content"`
 		} `json:"message"`
 	}
 	if json.Unmarshal(line, &entry) != nil || entry.Type != "assistant" {
 		return "", false
 	}
+	return joinText(entry.Message.Content, "text")
+}
+
+// contentBlock is one block of a message's content, as Claude Code's
+// transcript and Codex's rollout both write it.
+type contentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// joinText joins the text of the blocks of type kind, a line apart; false
+// when there is none.
+func joinText(blocks []contentBlock, kind string) (string, bool) {
 	var texts []string
-	for _, c := range entry.Message.Content {
-		if c.Type == "text" {
-			texts = append(texts, c.Text)
+	for _, b := range blocks {
+		if b.Type == kind {
+			texts = append(texts, b.Text)
 		}
 	}
 	if len(texts) == 0 {
