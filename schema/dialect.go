@@ -167,15 +167,11 @@ func (d Dialect) Tells(data []byte) bool {
 	if len(candidates) == 0 {
 		return false
 	}
-	doc, err := unmarshal(data)
-	members, isObject := doc.(map[string]any)
-	if err != nil || !isObject {
+	members, ok := memberNames(data)
+	if !ok {
 		return true
 	}
-	lacks := func(name string) bool {
-		_, has := members[name]
-		return !has
-	}
+	lacks := func(name string) bool { return !slices.Contains(members, name) }
 	for _, set := range candidates {
 		if !slices.ContainsFunc(set, lacks) {
 			return true

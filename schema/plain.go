@@ -93,3 +93,23 @@ func (d *decoder) value(depth int) (any, bool) {
 	f, err := strconv.ParseFloat(d.text[start:d.pos], 64)
 	return f, err == nil
 }
+
+// memberNames are the names of a JSON object's members, its values scanned
+// and never built: telling a file apart should not cost the reading that
+// follows it. ok is false when data is not a JSON object.
+func memberNames(data []byte) (names []string, ok bool) {
+	d := decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data))}
+	ok = d.object(func(key []byte) bool {
+		names = append(names, d.cut(key))
+		return d.skip(0)
+	})
+	if d.space(); ok && d.pos == len(d.data) {
+		return names, true
+	}
+	doc, err := unmarshal(data) // a name with an escape, or not an object
+	members, isObject := doc.(map[string]any)
+	if err != nil || !isObject {
+		return nil, false
+	}
+	return sortedKeys(members), true
+}

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,15 @@ func checkPlain(t *testing.T, data []byte) {
 	got, gotErr := unmarshal(data)
 	if (gotErr == nil) != (err == nil) || !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: unmarshal gives %#v, %v; json.Unmarshal %#v, %v", data, got, gotErr, want, err)
+	}
+	// memberNames names what json.Unmarshal makes an object of, no more.
+	names, ok := memberNames(data)
+	obj, isObject := want.(map[string]any)
+	if ok != (err == nil && isObject) {
+		t.Fatalf("%q: memberNames ok %v; json.Unmarshal %T, %v", data, ok, want, err)
+	}
+	slices.Sort(names)
+	if ok && !slices.Equal(slices.Compact(names), sortedKeys(obj)) {
+		t.Fatalf("%q: memberNames %q, json.Unmarshal's keys %q", data, names, sortedKeys(obj))
 	}
 }
