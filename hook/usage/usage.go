@@ -1,0 +1,210 @@
+// Package usage reads the model tokens an agent host recorded for a session
+// in its own files (Claude Code's transcript, Codex's rollout, Gemini's and
+// Qwen's session files, Copilot's events.jsonl, Droid's settings file), and
+// reads them incrementally: a Cursor remembers how far a file was read and
+// what it summed, so a stop reads only what was written since the last one.
+package usage
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"hash/fnv"
+	"io"
+	"time"
+)
+
+// Usage is the tokens of one or more model responses, in four disjoint
+// parts: their sum is what the host counted.
+type Usage struct {
+	Input         int64 `json:"input,omitempty"`
+	Output        int64 `json:"output,omitempty"`
+	CacheCreation int64 `json:"cacheCreation,omitempty"`
+	CacheRead     int64 `json:"cacheRead,omitempty"`
+}
+
+// Total is every token of u.
+func (u Usage) Total() int64 { return u.Input + u.Output + u.CacheCreation + u.CacheRead }
+
+// Add returns u and v summed.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.Input + v.Input, u.Output + v.Output, u.CacheCreation + v.CacheCreation, u.CacheRead + v.CacheRead}
+}
+
+// Sub returns u less v.
+func (u Usage) Sub(v Usage) Usage {
+	return Usage{u.Input - v.Input, u.Output - v.Output, u.CacheCreation - v.CacheCreation, u.CacheRead - v.CacheRead}
+}
+
+// Entry is one model response's usage, as one line of a host's file
+// records it.
+type Entry struct {
+	// ID names the response: a later line with the same ID records the
+	// same response again, and replaces it rather than adding to it.
+	ID string
+	// At is when the line was written; zero when it says not.
+	At    time.Time
+	Usage Usage
+}
+
+// Format is how one host records usage in a JSON Lines file.
+type Format struct {
+	Name string
+	// Marker is in every line that records usage: a line without it is
+	// skipped without decoding.
+	Marker []byte
+	// Parse reads one line and gives each response it records to add; a
+	// line that is not JSON, or records no usage, adds none.
+	Parse func(line []byte, add func(Entry))
+}
+
+// Cursor is how far a file has been read and what it summed: the part of
+// the hook's memory that makes the next read start where this one stopped.
+type Cursor struct {
+	Offset int64  `json:"offset"` // bytes read, up to the end of a whole line
+	Head   uint64 `json:"head"`   // hash of the file's first bytes, up to window
+	Tail   uint64 `json:"tail"`   // hash of the bytes before Offset, up to window
+	Sum    Usage  `json:"sum"`    // tokens counted so far
+	// Recent are the last responses counted, so that a response written
+	// again on a later line (Claude Code writes one line per content
+	// block, each with the message's usage) is counted once.
+	Recent []Counted `json:"recent,omitempty"`
+}
+
+// Counted is a response counted, and what it counted for.
+type Counted struct {
+	ID    string `json:"id"`
+	Usage Usage  `json:"usage"`
+}
+
+// keepRecent is how many responses a cursor remembers: the lines of one
+// response are written together, a few lines apart at most.
+const keepRecent = 8
+
+// window is how many bytes at the start of a file, and before the cursor,
+// must be as they were for a file to count as the one read before.
+const window = 256
+
+// maxLine is the longest line decoded; a longer one is skipped, as is a
+// malformed one.
+const maxLine = 16 << 20
+
+// Read reads r, a file of size bytes, from the cursor on, and returns the
+// cursor after it. A file that shrank, or whose bytes at its start or
+// before the cursor are not those read before, was rewritten (a compaction,
+// say): it is read again from its start, once, and rewritten is true.
+// Entries written before since are not counted. A last line without its
+// newline is left for the next read: the host is still writing it.
+func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next Cursor, rewritten bool, err error) {
+	if c.Offset > 0 {
+		same, err := unchanged(r, size, c)
+		if err != nil {
+			return c, false, err
+		}
+		if !same {
+			c, rewritten = Cursor{}, true
+		}
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r, c.Offset, size-c.Offset), 256<<10)
+	pos := c.Offset // the start of the line being read
+	var long []byte // a line longer than the reader's buffer, so far
+	var longLen int64
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			longLen += int64(len(chunk))
+			if !tooLong {
+				long = append(long, chunk...)
+				if tooLong = len(long) > maxLine; tooLong {
+					long = nil
+				}
+			}
+			continue
+		case errors.Is(err, io.EOF):
+			// An unfinished line: read again next time.
+			next, _, err := c.at(r, pos)
+			return next, rewritten, err
+		case err != nil:
+			return c, rewritten, err
+		}
+		if !tooLong {
+			line := chunk
+			if len(long) > 0 {
+				line = append(long, chunk...)
+			}
+			if len(line) <= maxLine {
+				c.count(line, since, f)
+			}
+		}
+		pos += longLen + int64(len(chunk))
+		long, longLen, tooLong = long[:0], 0, false
+	}
+}
+
+// at finishes a read that ended at pos.
+func (c Cursor) at(r io.ReaderAt, pos int64) (Cursor, bool, error) {
+	c.Offset = pos
+	var err error
+	c.Head, c.Tail, err = hashes(r, pos)
+	return c, false, err
+}
+
+// count adds the line's entry, if it has one.
+func (c *Cursor) count(line []byte, since time.Time, f Format) {
+	if !bytes.Contains(line, f.Marker) {
+		return
+	}
+	f.Parse(line, func(e Entry) { c.add(e, since) })
+}
+
+// add counts one response.
+func (c *Cursor) add(e Entry, since time.Time) {
+	if !e.At.IsZero() && e.At.Before(since) {
+		e.Usage = Usage{} // before the loop began: remembered, not counted
+	}
+	if e.ID != "" {
+		for i, seen := range c.Recent {
+			if seen.ID == e.ID {
+				c.Sum = c.Sum.Sub(seen.Usage).Add(e.Usage)
+				c.Recent[i].Usage = e.Usage
+				return
+			}
+		}
+		c.Recent = append(c.Recent, Counted{ID: e.ID, Usage: e.Usage})
+		if len(c.Recent) > keepRecent {
+			c.Recent = c.Recent[len(c.Recent)-keepRecent:]
+		}
+	}
+	c.Sum = c.Sum.Add(e.Usage)
+}
+
+// unchanged reports whether the file is still the one the cursor read.
+func unchanged(r io.ReaderAt, size int64, c Cursor) (bool, error) {
+	if size < c.Offset {
+		return false, nil
+	}
+	head, tail, err := hashes(r, c.Offset)
+	return head == c.Head && tail == c.Tail, err
+}
+
+// hashes hashes the first and the last window bytes before end.
+func hashes(r io.ReaderAt, end int64) (head, tail uint64, err error) {
+	n := min(end, window)
+	buf := make([]byte, n)
+	if head, err = hashAt(r, buf, 0); err != nil {
+		return 0, 0, err
+	}
+	tail, err = hashAt(r, buf, end-n)
+	return head, tail, err
+}
+
+func hashAt(r io.ReaderAt, buf []byte, off int64) (uint64, error) {
+	if _, err := r.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return 0, err
+	}
+	h := fnv.New64a()
+	h.Write(buf)
+	return h.Sum64(), nil
+}

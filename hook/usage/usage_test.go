@@ -1,0 +1,174 @@
+package usage
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sample(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func read(t *testing.T, data []byte, c Cursor, f Format) (Cursor, bool) {
+	t.Helper()
+	next, rewritten, err := Read(bytes.NewReader(data), int64(len(data)), c, time.Time{}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next, rewritten
+}
+
+// The hosts' real files, as their samples hold them: each response of the
+// stand-in model was 10 tokens in, 5 out.
+func TestSums(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		f     Format
+		total int64
+	}{
+		{"claude.jsonl", Claude, 9 * 15},
+		{"codex.jsonl", Codex, 4 * 15},
+		{"gemini.jsonl", Gemini, 2 * 15},
+		{"copilot.jsonl", Copilot, 3 * 15},
+		{"qwen.jsonl", Qwen, 3 * 15}, // its first response recorded 0
+	} {
+		t.Run(tc.f.Name, func(t *testing.T) {
+			data := sample(t, tc.file)
+			c, _ := read(t, data, Cursor{}, tc.f)
+			if c.Sum.Total() != tc.total || c.Offset != int64(len(data)) {
+				t.Errorf("sum %+v (%d), offset %d of %d; want %d", c.Sum, c.Sum.Total(), c.Offset, len(data), tc.total)
+			}
+			if c.Sum.Output*3 != c.Sum.Total() {
+				t.Errorf("sum %+v: want a third of it output", c.Sum)
+			}
+		})
+	}
+}
+
+// Read line by line as the host writes it, a stop after each line (and
+// after half a line), the sum is the sum of one read.
+func TestIncremental(t *testing.T) {
+	for _, f := range []Format{Claude, Codex, Gemini, Copilot, Qwen} {
+		data := sample(t, f.Name+".jsonl")
+		whole, _ := read(t, data, Cursor{}, f)
+		var c Cursor
+		for end := 0; end < len(data); {
+			nl := bytes.IndexByte(data[end:], '\n')
+			half := end + nl/2
+			var rewritten bool
+			c, rewritten = read(t, data[:half], c, f)
+			if c.Offset != int64(end) || rewritten {
+				t.Fatalf("%s: half a line read: offset %d, want %d (rewritten %v)", f.Name, c.Offset, end, rewritten)
+			}
+			end += nl + 1
+			c, _ = read(t, data[:end], c, f)
+		}
+		if c.Sum != whole.Sum {
+			t.Errorf("%s: line by line %+v, whole %+v", f.Name, c.Sum, whole.Sum)
+		}
+	}
+}
+
+// A message written on several lines, each with its usage, counts once,
+// with the usage of its last line.
+func TestRepeatedMessageCountsOnce(t *testing.T) {
+	line := func(id string, out int) string {
+		return `{"type":"assistant","timestamp":"2026-11-23T06:00:00Z","message":{"id":"` + id + `","usage":{"input_tokens":100,"output_tokens":` + strconv.Itoa(out) + `}}}` + "\n"
+	}
+	data := []byte(line("msg_1", 1) + line("msg_1", 7) + `{"type":"user"}` + "\n" + line("msg_1", 9) + line("msg_2", 5))
+	c, _ := read(t, data, Cursor{}, Claude)
+	if c.Sum.Total() != 100+9+100+5 {
+		t.Errorf("sum %+v, want msg_1 once with 9 out, msg_2 once", c.Sum)
+	}
+	// Also when the repeat comes after a stop read the first line.
+	c, _ = read(t, data[:len(line("msg_1", 1))], Cursor{}, Claude)
+	c, _ = read(t, data, c, Claude)
+	if c.Sum.Total() != 214 {
+		t.Errorf("sum %+v across reads, want 214", c.Sum)
+	}
+}
+
+// A truncated file, or one rewritten with other bytes, is read again from
+// its start, and says so.
+func TestRewritten(t *testing.T) {
+	data := sample(t, "claude.jsonl")
+	c, _ := read(t, data, Cursor{}, Claude)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	short := bytes.Join(lines[:8], nil) // the first two messages
+	got, rewritten := read(t, short, c, Claude)
+	if !rewritten || got.Sum.Total() != 30 || got.Offset != int64(len(short)) {
+		t.Errorf("truncated: rewritten %v, sum %d, offset %d; want true, 30, %d", rewritten, got.Sum.Total(), got.Offset, len(short))
+	}
+	// Longer, but other bytes before the cursor: a compaction that
+	// rewrote the file and went on.
+	other := append(bytes.Join(lines[2:], nil), bytes.Join(lines[2:8], nil)...)
+	got, rewritten = read(t, other, c, Claude)
+	if !rewritten || got.Sum.Total() != 11*15 {
+		t.Errorf("rewritten: %v, sum %d; want true, 165", rewritten, got.Sum.Total())
+	}
+	// Appended to only: not rewritten, and the last message written again
+	// counts once.
+	got, rewritten = read(t, append(bytes.Clone(data), lines[28]...), c, Claude)
+	if rewritten || got.Sum.Total() != 135 {
+		t.Errorf("appended: rewritten %v, sum %d; want false, 135", rewritten, got.Sum.Total())
+	}
+}
+
+// A malformed line, or one too long to decode, is skipped; the lines after
+// it count.
+func TestMalformedLineSkipped(t *testing.T) {
+	data := sample(t, "codex.jsonl")
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var b bytes.Buffer
+	for i, l := range lines {
+		if i == 12 { // the first token_usage_record, broken
+			b.Write(l[:len(l)/2])
+			b.WriteString("\n")
+			continue
+		}
+		b.Write(l)
+		if i == 20 {
+			b.WriteString(`{"type":"token_usage_record","payload":{"usage":` + strings.Repeat(" ", maxLine) + `{"input_tokens":1000}}}` + "\n")
+		}
+	}
+	c, _ := read(t, b.Bytes(), Cursor{}, Codex)
+	if c.Sum.Total() != 45 || c.Offset != int64(b.Len()) {
+		t.Errorf("sum %d, offset %d of %d; want 45 to the end", c.Sum.Total(), c.Offset, b.Len())
+	}
+}
+
+// Responses written before the loop began are not counted.
+func TestSince(t *testing.T) {
+	data := sample(t, "copilot.jsonl")
+	var timestamps []time.Time
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		Copilot.Parse(l, func(e Entry) { timestamps = append(timestamps, e.At) })
+	}
+	if len(timestamps) != 3 {
+		t.Fatalf("%d usage records, want 3", len(timestamps))
+	}
+	c, _, err := Read(bytes.NewReader(data), int64(len(data)), Cursor{}, timestamps[1], Copilot)
+	if err != nil || c.Sum.Total() != 30 {
+		t.Errorf("since the second: %d (%v), want 30", c.Sum.Total(), err)
+	}
+}
+
+func TestDroid(t *testing.T) {
+	u, ok := Droid(sample(t, "droid.settings.json"))
+	if !ok || u.Total() != 45 || u.Input != 30 {
+		t.Errorf("%+v %v, want 30 in 15 out", u, ok)
+	}
+	if _, ok := Droid([]byte(`{"model":"x"}`)); ok {
+		t.Error("no usage read as usage")
+	}
+}
