@@ -47,10 +47,6 @@ type Dialect struct {
 	validate func(doc any) []string
 	// loop builds the loop from a document that passed validate.
 	loop func(doc map[string]any) *criteria.Loop
-	// Progress names the fields whose change is progress for the runaway
-	// guard, as dotted paths where "*" is every member or item; nil means
-	// the whole state. Timestamps never count.
-	Progress []string
 	// fast, when set, reads a plainly valid file in one pass (ok) or leaves
 	// it to the general path.
 	fast func(data []byte) (l *criteria.Loop, ok bool)
@@ -110,8 +106,8 @@ type Reading struct {
 	// Stage is where the loop stands as the file names it (on-loop's
 	// phase, the loop controller's state), for people; "" when it has none.
 	Stage string
-	// Progress fingerprints the loop's progress fields, timestamps left
-	// out; for a file that is not JSON, its bytes.
+	// Progress fingerprints the whole document as SPEC rule 9 defines it
+	// (progress.go); for a file that is not JSON, its bytes.
 	Progress string
 }
 
@@ -132,7 +128,7 @@ func (d Dialect) Read(data []byte) Reading {
 	if err != nil {
 		return Reading{Problems: []string{JSONError(data, err)}, Progress: progressOfBytes(data)}
 	}
-	r := Reading{Progress: progressOfDocument(doc, d.Progress)}
+	r := Reading{Progress: progressOfDocument(doc)}
 	obj, _ := doc.(map[string]any)
 	if d.session != "" {
 		r.Session, _ = obj[d.session].(string)
@@ -192,18 +188,14 @@ func Tell(data []byte) Dialect {
 
 }
 
-// progress fingerprints a state that read plainly valid on the fast path.
-// Its bytes will do when the whole state counts and no key can be a
-// timestamp, which is the common case and costs no second decode.
+// progress fingerprints a state that read plainly valid on the fast path:
+// layout never counts, so the document is decoded again.
 func (d Dialect) progress(data []byte) string {
-	if d.Progress == nil && !mayHoldTimes(data) {
-		return progressOfBytes(data)
-	}
 	doc, err := unmarshal(data)
 	if err != nil {
 		return progressOfBytes(data) // not reached: the fast path read it
 	}
-	return progressOfDocument(doc, d.Progress)
+	return progressOfDocument(doc)
 }
 
 // Validate checks a decoded JSON document (as encoding/json decodes into

@@ -170,28 +170,36 @@ func TestOnLoopSessionIsItsOwn(t *testing.T) {
 	}
 }
 
+// TestProgress: every dialect's fingerprint is its whole document (SPEC
+// rule 9): any change is progress but a timestamp's new value.
 func TestProgress(t *testing.T) {
+	const t1, t2 = `"2026-04-26T14:30:52Z"`, `"2026-04-26T15:01:00.5+02:00"`
 	for _, c := range []struct {
 		d            Dialect
 		a, b         string
 		wantProgress bool
 	}{
-		{onLoop, `{"phase":"CODE","updated_at":"1"}`, `{"phase":"CODE","updated_at":"2"}`, false},
-		{onLoop, `{"phase":"CODE","current_agent":"coding"}`, `{"phase":"CODE","current_agent":"x"}`, false},
+		{onLoop, `{"phase":"CODE","updated_at":` + t1 + `}`, `{"phase":"CODE","updated_at":` + t2 + `}`, false},
+		{onLoop, `{"phase":"CODE","current_agent":"coding"}`, `{"phase":"CODE","current_agent":"x"}`, true},
 		{onLoop, `{"phase":"CODE"}`, `{"phase":"TEST"}`, true},
-		{onLoop, `{"phase":"CODE","todos":[{"t":"a","doneAt":"1"}]}`, `{"phase":"CODE","todos":[{"t":"a","doneAt":"2"}]}`, false},
+		{onLoop, `{"phase":"CODE","todos":[{"t":"a","doneAt":` + t1 + `}]}`, `{"phase":"CODE","todos":[{"t":"a","doneAt":` + t2 + `}]}`, false},
 		{onLoop, `{"phase":"CODE","todos":["a"]}`, `{"phase":"CODE","todos":["a","b"]}`, true},
 		{onLoop, `{"phase":"CODE","retries":{"a":1}}`, `{"phase":"CODE","retries":{"a":2}}`, true},
-		{loopController, `{"state":"TEST","stages":{"TEST":{"status":"in-progress","startedAt":"1"}},"updatedAt":"1"}`, `{"state":"TEST","stages":{"TEST":{"status":"in-progress","startedAt":"2"}},"updatedAt":"2"}`, false},
+		{loopController, `{"state":"TEST","stages":{"TEST":{"status":"in-progress","startedAt":` + t1 + `}},"updatedAt":` + t1 + `}`, `{"state":"TEST","stages":{"TEST":{"status":"in-progress","startedAt":` + t2 + `}},"updatedAt":` + t2 + `}`, false},
 		{loopController, `{"state":"TEST","stages":{"TEST":{"status":"in-progress"}}}`, `{"state":"TEST","stages":{"TEST":{"status":"complete"}}}`, true},
 		{loopController, `{"state":"TEST","capabilities":{"completed":1}}`, `{"state":"TEST","capabilities":{"completed":2}}`, true},
 		{loopController, `{"state":"TEST","failures":{"count":1}}`, `{"state":"TEST","failures":{"count":2}}`, true},
-		{loopController, `{"state":"TEST","checkpoints":[]}`, `{"state":"TEST","checkpoints":[{"hash":"a"}]}`, false},
-		{orchestrator, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","lastHeartbeat":"1","progress":"a"}]}`, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","lastHeartbeat":"2","progress":"b"}]}`, false},
+		{loopController, `{"state":"TEST","checkpoints":[]}`, `{"state":"TEST","checkpoints":[{"hash":"a"}]}`, true},
+		{orchestrator, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","lastHeartbeat":` + t1 + `}]}`, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","lastHeartbeat":` + t2 + `}]}`, false},
+		{orchestrator, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","progress":"a"}]}`, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running","progress":"b"}]}`, true},
 		{orchestrator, `{"currentPhase":"EXECUTE","subAgents":[{"status":"running"}]}`, `{"currentPhase":"EXECUTE","subAgents":[{"status":"completed"}]}`, true},
-		{orchestrator, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g","requestedAt":"1"}]}}`, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g","requestedAt":"2"}]}}`, false},
+		{orchestrator, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g","requestedAt":` + t1 + `}]}}`, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g","requestedAt":` + t2 + `}]}}`, false},
 		{orchestrator, `{"currentPhase":"EXECUTE","gates":{"pending":[{"id":"g"}]}}`, `{"currentPhase":"EXECUTE","gates":{"pending":[],"approved":[{"id":"g"}]}}`, true},
 		{orchestrator, `{"currentPhase":"EXECUTE","currentLoop":1}`, `{"currentPhase":"EXECUTE","currentLoop":2}`, true},
+		// A phase's completedAt that goes from null to set is progress.
+		{orchestrator, `{"currentPhase":"DISCOVER","scopeDiscovery":{"completedAt":null}}`, `{"currentPhase":"DISCOVER","scopeDiscovery":{"completedAt":` + t1 + `}}`, true},
+		{orchestrator, `{"currentPhase":"DISCOVER","scopeDiscovery":{}}`, `{"currentPhase":"DISCOVER","scopeDiscovery":{"completedAt":` + t1 + `}}`, true},
+		{loopController, `{"state":"TEST","metadata":{"lastCheckpoint":` + t1 + `}}`, `{"state":"TEST","metadata":{"lastCheckpoint":` + t2 + `}}`, false},
 	} {
 		pa, pb := c.d.Read([]byte(c.a)).Progress, c.d.Read([]byte(c.b)).Progress
 		if pa == "" || pb == "" {

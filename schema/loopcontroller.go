@@ -22,7 +22,6 @@ var loopController = Dialect{
 	Stage:    "state",
 	validate: validateLoopController,
 	loop:     loopControllerFromDocument,
-	Progress: []string{"state", "capabilities.completed", "capabilities.current", "stages.*.status", "failures.count"},
 }
 
 // The controller's states: the stages in order, then the rest.

@@ -22,7 +22,6 @@ var onLoop = Dialect{
 	Stage:    "phase",
 	validate: validateOnLoop,
 	loop:     onLoopFromDocument,
-	Progress: []string{"phase", "phases_completed", "retries", "todos", "error"},
 	// session_id is on-loop's own, never the host's: no session field.
 }
 

@@ -22,7 +22,6 @@ var orchestrator = Dialect{
 	Stage:    "currentPhase",
 	validate: validateOrchestrator,
 	loop:     orchestratorFromDocument,
-	Progress: []string{"currentPhase", "currentLoop", "completedSystems", "subAgents.*.status", "gates.pending", "gates.approved", "gates.rejected"},
 }
 
 // orchestratorPhases are the phases in order, what each does, and the one

@@ -1,69 +1,38 @@
 package schema
 
 import (
-	"bytes"
 	"fmt"
 	"hash"
 	"hash/crc32"
 	"slices"
 	"strconv"
-	"strings"
 )
 
-// Timestamps never count as progress: an agent that only restamps its
-// times has done nothing. A key at any depth is a timestamp when it is
-// named timestamp or ends in one of timeSuffixes.
-var timeSuffixes = []string{"At", "_at", "Heartbeat"}
+// The progress fingerprint of SPEC rule 9: the whole parsed document, for
+// every dialect, written canonically (keys sorted, numbers as Go formats
+// them), so that layout, key order and number spelling never count, and
+// with every timestamp value written as the one token timeSet, so that a
+// time counts only as set or not. A key's name never makes a timestamp but
+// for the one key named timestamp, whose number is epoch milliseconds.
 
-func isTimeKey(k string) bool {
-	if k == "timestamp" {
-		return true
-	}
-	for _, s := range timeSuffixes {
-		if strings.HasSuffix(k, s) {
-			return true
-		}
-	}
-	return false
-}
+// timeSet stands for a timestamp's value: bare, it is no JSON token, so no
+// string or number writes it.
+const timeSet = "@"
 
-// timeKeyEndings are the bytes that end a timestamp's key in a JSON text,
-// closing quote included; an escape (\u) could spell one in disguise.
-// timestamp" is looked for as mp": bytes.Index is fast for a pattern whose
-// first byte is rare, and t is the commonest letter there is.
-var timeKeyEndings = [][]byte{[]byte(`At"`), []byte(`_at"`), []byte(`Heartbeat"`), []byte(`mp"`), []byte(`\u`)}
+// timestampKey is the one key whose number is a timestamp.
+const timestampKey = "timestamp"
 
-// mayHoldTimes reports whether a JSON text may have a timestamp key. It
-// looks at bytes only, so a value that ends like one answers yes too: that
-// costs a decode, never a wrong fingerprint.
-func mayHoldTimes(data []byte) bool {
-	for _, end := range timeKeyEndings {
-		if bytes.Contains(data, end) {
-			return true
-		}
-	}
-	return false
-}
-
-// progressOfBytes fingerprints a text as it is: a file that is not JSON, or
-// a whole state that holds no timestamp. CRC-32 runs at memory speed; with
-// the length beside it, a collision would take two versions of one length.
+// progressOfBytes fingerprints a text that is not JSON as it is. CRC-32
+// runs at memory speed; with the length beside it, a collision would take
+// two versions of one length.
 func progressOfBytes(data []byte) string {
 	return fmt.Sprintf("%08x-%d", crc32.ChecksumIEEE(data), len(data))
 }
 
-// progressOfDocument fingerprints a decoded document's progress fields
-// (fields, each a top-level name or a dotted path into objects; nil for
-// the whole document), timestamps left out, in a canonical encoding: keys
-// sorted, numbers as Go formats them, so the fingerprint does not depend on
-// how the file was laid out.
-func progressOfDocument(doc any, fields []string) string {
+// progressOfDocument fingerprints a decoded document canonically.
+func progressOfDocument(doc any) string {
 	c := progressWriter{h: crc32.NewIEEE()}
-	if fields == nil {
-		c.value(doc)
-	} else {
-		c.picked(doc, fields)
-	}
+	c.value(doc, false)
 	return fmt.Sprintf("%08x-%d", c.h.Sum32(), c.n)
 }
 
@@ -77,86 +46,102 @@ func (c *progressWriter) write(s string) {
 	c.n += len(s)
 }
 
-// picked writes {"where": value, ...} for the values at the fields' paths
-// that the document has.
-func (c *progressWriter) picked(doc any, fields []string) {
-	fields = slices.Sorted(slices.Values(fields))
-	c.write("{")
-	for _, f := range fields {
-		at(doc, strings.Split(f, "."), f, func(where string, v any) {
-			c.write(strconv.Quote(where))
-			c.write(":")
-			c.value(v)
-			c.write(",")
-		})
-	}
-	c.write("}")
-}
-
-// at calls found with each value at path below v; "*" is every member of an
-// object, in name order, or every item of an array.
-func at(v any, path []string, where string, found func(where string, v any)) {
-	if len(path) == 0 {
-		found(where, v)
-		return
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		if path[0] != "*" {
-			if m, ok := x[path[0]]; ok {
-				at(m, path[1:], where, found)
-			}
-			return
-		}
-		names := make([]string, 0, len(x))
-		for name := range x {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			at(x[name], path[1:], where+"/"+name, found)
-		}
-	case []any:
-		if path[0] == "*" {
-			for i, item := range x {
-				at(item, path[1:], fmt.Sprintf("%s/%d", where, i), found)
-			}
-		}
-	}
-}
-
-func (c *progressWriter) value(v any) {
+// value writes v; underTimestamp says v is the value of a key named
+// timestamp.
+func (c *progressWriter) value(v any, underTimestamp bool) {
 	switch v := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(v))
 		for k := range v {
-			if !isTimeKey(k) {
-				keys = append(keys, k)
-			}
+			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 		c.write("{")
 		for _, k := range keys {
 			c.write(strconv.Quote(k))
 			c.write(":")
-			c.value(v[k])
+			c.value(v[k], k == timestampKey)
 			c.write(",")
 		}
 		c.write("}")
 	case []any:
 		c.write("[")
 		for _, x := range v {
-			c.value(x)
+			c.value(x, false)
 			c.write(",")
 		}
 		c.write("]")
 	case string:
+		if IsDateTime(v) {
+			c.write(timeSet)
+			return
+		}
 		c.write(strconv.Quote(v))
 	case float64:
+		if underTimestamp {
+			c.write(timeSet)
+			return
+		}
 		c.write(strconv.FormatFloat(v, 'g', -1, 64))
 	case bool:
 		c.write(strconv.FormatBool(v))
 	default: // nil, or a type encoding/json does not decode into any
 		c.write("null")
 	}
+}
+
+// IsDateTime reports whether s is an RFC 3339 / ISO 8601 date-time in the
+// extended format: a date, T (or t, or a space), hours and minutes, then
+// optional seconds and fraction, and an optional zone (Z, ±hh, ±hhmm or
+// ±hh:mm). A date alone, or a time alone, is not one.
+func IsDateTime(s string) bool {
+	digits := func(i, n int) bool {
+		if i+n > len(s) {
+			return false
+		}
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	at := func(i int, set string) bool { return i < len(s) && slices.Contains([]byte(set), s[i]) }
+	if !digits(0, 4) || !at(4, "-") || !digits(5, 2) || !at(7, "-") || !digits(8, 2) ||
+		!at(10, "Tt ") || !digits(11, 2) || !at(13, ":") || !digits(14, 2) {
+		return false
+	}
+	i := 16
+	if at(i, ":") {
+		if !digits(i+1, 2) {
+			return false
+		}
+		i += 3
+		if at(i, ".,") {
+			j := i + 1
+			for digits(j, 1) {
+				j++
+			}
+			if j == i+1 {
+				return false
+			}
+			i = j
+		}
+	}
+	switch {
+	case i == len(s):
+		return true
+	case at(i, "Zz"):
+		return i+1 == len(s)
+	case at(i, "+-") && digits(i+1, 2):
+		rest := s[i+3:]
+		switch {
+		case rest == "":
+			return true
+		case rest[0] == ':':
+			return len(rest) == 3 && digits(i+4, 2)
+		}
+		return len(rest) == 2 && digits(i+3, 2)
+	}
+	return false
 }

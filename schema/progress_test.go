@@ -1,25 +1,32 @@
 package schema
 
 import (
-	"encoding/json"
 	"testing"
 )
 
-// TestProgressLeavesOutTimestamps: a state that only restamps its times, at
-// any depth, has the fingerprint it had; any other change is progress.
-func TestProgressLeavesOutTimestamps(t *testing.T) {
-	const base = `{"criteria":["a"],"iteration":1,"updatedAt":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":1},"x":[{"timestamp":5,"lastHeartbeat":"t1","n":1}]}`
+// TestProgressCountsTimesOnlyAsSet: a state that only restamps its times,
+// at any depth, or is laid out otherwise, has the fingerprint it had; any
+// other change is progress, a time that becomes set included.
+func TestProgressCountsTimesOnlyAsSet(t *testing.T) {
+	const base = `{"criteria":["a"],"iteration":1,"updatedAt":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1}]}`
 	same := []string{
-		`{"criteria":["a"],"iteration":1,"updatedAt":"2026-11-23T07:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":2},"x":[{"timestamp":6,"lastHeartbeat":"t2","n":1}]}`,
-		// Laid out otherwise, keys in another order, a timestamp dropped.
-		"{\n  \"iteration\": 1,\n  \"criteria\": [\"a\"],\n  \"circuitBreaker\": {\"stuckCount\": 0},\n  \"x\": [{\"n\": 1.0}], \"updatedAt\": 0\n}",
-		// A timestamp's key spelt with an escape is still a timestamp.
-		`{"criteria":["a"],"iteration":1,"updated\u0041t":"later","circuitBreaker":{"stuckCount":0},"x":[{"n":1}]}`,
+		`{"criteria":["a"],"iteration":1,"updatedAt":"2026-11-24T07:00:00.123+01:00","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23T06:01:09z"},"x":[{"timestamp":6,"n":1}]}`,
+		// Laid out otherwise, keys in another order, numbers spelt otherwise.
+		"{\n  \"iteration\": 1.0,\n  \"criteria\": [\"a\"],\n  \"circuitBreaker\": {\"last_at\": \"2026-01-01T00:00:00-0500\", \"stuckCount\": 0},\n  \"x\": [{\"n\": 1e0, \"timestamp\": 7}], \"updatedAt\": \"2026-11-23T06:00Z\"\n}",
+		// Escapes spell the same document.
+		`{"criteria":["\u0061"],"iteration":1,"updated\u0041t":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23T06:00:00Z"},"x":[{"timestamp":5,"n":1}]}`,
 	}
 	changed := []string{
-		`{"criteria":["a"],"iteration":2,"updatedAt":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":1},"x":[{"timestamp":5,"lastHeartbeat":"t1","n":1}]}`,
-		`{"criteria":["a"],"iteration":1,"circuitBreaker":{"stuckCount":0},"x":[{"n":2}]}`,
-		`{"criteria":["a"],"iteration":1,"circuitBreaker":{"stuckCount":0},"x":[{"n":1}],"format":"flat"}`,
+		`{"criteria":["a"],"iteration":2,"updatedAt":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1}]}`,
+		// A time dropped, or made null, is a change.
+		`{"criteria":["a"],"iteration":1,"circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1}]}`,
+		`{"criteria":["a"],"iteration":1,"updatedAt":null,"circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1}]}`,
+		// A name that ends in At is a name: a criterion, a number.
+		`{"criteria":["a","sorted by updatedAt"],"iteration":1,"updatedAt":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1}]}`,
+		`{"criteria":["a"],"iteration":1,"updatedAt":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1,"startedAt":3}]}`,
+		`{"criteria":["a"],"iteration":1,"updatedAt":"2026-11-23T06:00:00Z","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1}],"format":"flat"}`,
+		// A string that is not a date-time is text.
+		`{"criteria":["a"],"iteration":1,"updatedAt":"later","circuitBreaker":{"stuckCount":0,"last_at":"2026-11-23 06:00"},"x":[{"timestamp":5,"n":1}]}`,
 	}
 	want := hope.Read([]byte(base)).Progress
 	if want == "" {
@@ -35,46 +42,27 @@ func TestProgressLeavesOutTimestamps(t *testing.T) {
 			t.Errorf("changed state does not count as progress:\n%s", s)
 		}
 	}
-}
-
-// TestProgressFastPathIsTheBytes: a valid state with no key that can be a
-// timestamp is fingerprinted by its bytes, without a second decode; both
-// ways agree on what is the same state.
-func TestProgressFastPathIsTheBytes(t *testing.T) {
-	s := []byte(`{"criteria":["a"],"iteration":1}`)
-	if mayHoldTimes(s) {
-		t.Fatal("a plain state looks as if it held times")
-	}
-	if got, want := hope.Read(s).Progress, progressOfBytes(s); got != want {
-		t.Errorf("fast path: %s, want the bytes' %s", got, want)
-	}
-	a := hope.Read([]byte(`{"criteria":["a"],"iteration":1,"at":"x"}`)).Progress
-	b := hope.Read([]byte(`{"criteria":["a"],"iteration":1,"at":"x"}`)).Progress
-	if a != b {
-		t.Error("one state, two fingerprints")
+	if a, b := hope.Read([]byte(`{"criteria":["a"],"startedAt":3}`)).Progress, hope.Read([]byte(`{"criteria":["a"],"startedAt":4}`)).Progress; a == b {
+		t.Error("a number under startedAt counts as a timestamp")
 	}
 }
 
-// TestProgressOfFieldsOnly: a dialect that names its progress fields counts
-// only their change.
-func TestProgressOfFieldsOnly(t *testing.T) {
-	fields := []string{"phase", "capabilities.completed"}
-	fp := func(s string) string {
-		doc := decodeAny(t, s)
-		return progressOfDocument(doc, fields)
+func TestIsDateTime(t *testing.T) {
+	for _, s := range []string{
+		"2026-11-23T06:00:00Z", "2026-11-23t06:00:00z", "2026-11-23 06:00", "2026-11-23T06:00:00.123456789+05:30",
+		"2026-11-23T06:00:00,5-0800", "2026-11-23T06:00+01", "2026-11-23T06:00:00",
+	} {
+		if !IsDateTime(s) {
+			t.Errorf("%q is a date-time", s)
+		}
 	}
-	a := fp(`{"phase":"CODE","capabilities":{"completed":1,"total":5},"note":"x"}`)
-	if b := fp(`{"phase":"CODE","capabilities":{"completed":1,"total":6},"note":"y"}`); a != b {
-		t.Error("a change outside the progress fields counts as progress")
-	}
-	if b := fp(`{"phase":"CODE","capabilities":{"completed":2,"total":5}}`); a == b {
-		t.Error("a change inside a dotted progress field does not count")
-	}
-	if b := fp(`{"phase":"TEST","capabilities":{"completed":1,"total":5}}`); a == b {
-		t.Error("a change of a progress field does not count")
-	}
-	if b := fp(`{"capabilities":{"completed":1}}`); a == b {
-		t.Error("a progress field that went missing does not count")
+	for _, s := range []string{
+		"", "2026-11-23", "06:00:00", "2026-11-23T06", "2026-11-23T06:00:00.Z", "2026-11-23T06:00:00Zx",
+		"2026-11-23T06:00:00+1", "2026-11-23T06:00:00+01:0", "tests pass", "2026/11/23T06:00:00Z", "2026-11-23T06:00:00 UTC",
+	} {
+		if IsDateTime(s) {
+			t.Errorf("%q is not a date-time", s)
+		}
 	}
 }
 
@@ -89,13 +77,4 @@ func TestProgressOfNotJSON(t *testing.T) {
 	if hope.Read([]byte("{")).Progress == hope.Read([]byte("{{")).Progress {
 		t.Error("two broken files, one fingerprint")
 	}
-}
-
-func decodeAny(t *testing.T, s string) any {
-	t.Helper()
-	var doc any
-	if err := json.Unmarshal([]byte(s), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc
 }
