@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -71,9 +72,17 @@ func schemaCommand() *cli.Command {
 		Description: "Prints hope's schema (.loop/state.json), or with --dialect that dialect's: " + strings.Join(schema.Names(), ", ") + ".\n\n" +
 			"Examples:\n" +
 			"   loophook schema > state.schema.json\n" +
-			"   loophook schema --dialect on-loop",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "dialect", Value: schema.Hope.Name, Usage: "print dialect `D`'s schema", EnvVars: dialectFlag.EnvVars}},
+			"   loophook schema --dialect on-loop\n" +
+			"   loophook schema --config",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "dialect", Value: schema.Hope.Name, Usage: "print dialect `D`'s schema", EnvVars: dialectFlag.EnvVars},
+			&cli.BoolFlag{Name: "config", Usage: "print the schema of a person's " + config.File + " instead"},
+		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("config") {
+				_, err := c.App.Writer.Write(schema.ConfigSchema)
+				return err
+			}
 			d, err := schema.Lookup(c.String("dialect"))
 			if err != nil {
 				return fail("", msgDialect, err)

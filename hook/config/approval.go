@@ -1,0 +1,93 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Approval is a version of a .loophook.json a person approved: its text,
+// byte for byte, kept outside the project.
+type Approval struct {
+	Path string    `json:"path"` // the file's absolute path
+	At   time.Time `json:"approvedAt"`
+	// Text is the approved text; None says the person approved having no
+	// file (they deleted it and ran accept).
+	Text string `json:"text"`
+	None bool   `json:"none,omitempty"`
+}
+
+// dirName is loophook's directory in the user's configuration directory.
+const dirName = "loophook"
+
+// approvalFile is where the approval of the file at path is kept: named by
+// a hash of the path, which the record holds too, to tell a collision.
+func approvalFile(path string) (string, error) {
+	root, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf(problemNoConfigDir, err)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	return filepath.Join(root, dirName, "approved", fmt.Sprintf("%016x.json", h.Sum64())), nil
+}
+
+// readApproval reads the approval of the file at path; nil when there is
+// none.
+func readApproval(path string) (*Approval, error) {
+	file, err := approvalFile(path)
+	if err != nil {
+		return nil, err
+	}
+	data, ok, err := readFile(file)
+	switch {
+	case !ok:
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf(problemApprovalUnreadable, file, err)
+	}
+	var a Approval
+	if err := json.Unmarshal(data, &a); err != nil {
+		return nil, fmt.Errorf(problemApprovalDamaged, file)
+	}
+	if a.Path != path {
+		return nil, nil // another file's, whose path hashes alike
+	}
+	return &a, nil
+}
+
+// writeApproval keeps a, atomically: a reader sees the old approval or the
+// new one.
+func writeApproval(a Approval) error {
+	file, err := approvalFile(a.Path)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf(problemApprovalWrite, err)
+	}
+	data, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp*")
+	if err != nil {
+		return fmt.Errorf(problemApprovalWrite, err)
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf(problemApprovalWrite, err)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf(problemApprovalWrite, err)
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+// Package config is a person's .loophook.json (SPEC section 6): the checks
+// loophook runs itself and the budgets it measures, read as JSON with
+// comments and trailing commas, obeyed only in a version a person approved
+// with loophook accept. The approved text is kept in the user's
+// configuration directory, never in the project.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/loophook/loophook/schema"
+)
+
+// File is the name of the file at the top of the work tree.
+const File = ".loophook.json"
+
+// DefaultTimeout is a check's timeout when it sets none.
+const DefaultTimeout = 5 * time.Minute
+
+// maxFile caps the file read: a person's config is a few hundred bytes.
+const maxFile = 1 << 20
+
+// Check is one command loophook runs before a loop may end.
+type Check struct {
+	Name string
+	Run  string
+	// Criterion is the criterion (a hope criterion, an on-loop phase, a
+	// controller stage, an orchestrator system) the check guards; "" none.
+	Criterion string
+	Timeout   time.Duration
+}
+
+// Budget is what loophook measures for a loop; a zero field is no limit.
+type Budget struct {
+	Tokens   int64
+	Turns    int
+	Duration time.Duration
+}
+
+// Config is a parsed .loophook.json.
+type Config struct {
+	Checks []Check
+	Budget Budget
+}
+
+// Invalid is a file that is JSON with comments but fails the schema.
+type Invalid struct{ Problems []string }
+
+func (e *Invalid) Error() string { return fmt.Sprintf(problemSchema, len(e.Problems)) }
+
+// wire is the file's shape once it passed the schema.
+type wire struct {
+	Checks []struct {
+		Name, Run, Criterion, Timeout string
+	} `json:"checks"`
+	Budget struct {
+		Tokens   int64  `json:"tokens"`
+		Turns    int    `json:"turns"`
+		Duration string `json:"duration"`
+	} `json:"budget"`
+}
+
+// Parse reads a .loophook.json: hujson makes it standard JSON, the
+// embedded schema checks it, and a schema failure is an *Invalid with
+// every problem and its pointer.
+func Parse(data []byte) (*Config, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	std, err := hujson.Standardize(bytes.Clone(data))
+	if err != nil {
+		return nil, fmt.Errorf(problemSyntax, err)
+	}
+	var doc any
+	if err := json.Unmarshal(std, &doc); err != nil {
+		return nil, errors.New(schema.JSONError(std, err))
+	}
+	if problems := schema.ValidateConfig(doc); len(problems) > 0 {
+		return nil, &Invalid{Problems: problems}
+	}
+	var w wire
+	if err := json.Unmarshal(std, &w); err != nil {
+		return nil, errors.New(schema.JSONError(std, err))
+	}
+	c := &Config{Budget: Budget{Tokens: w.Budget.Tokens, Turns: w.Budget.Turns}}
+	if w.Budget.Duration != "" {
+		c.Budget.Duration, _ = time.ParseDuration(w.Budget.Duration) // the schema's pattern holds
+	}
+	for _, wc := range w.Checks {
+		ch := Check{Name: wc.Name, Run: wc.Run, Criterion: wc.Criterion, Timeout: DefaultTimeout}
+		if wc.Timeout != "" {
+			ch.Timeout, _ = time.ParseDuration(wc.Timeout)
+		}
+		c.Checks = append(c.Checks, ch)
+	}
+	return c, nil
+}
+
+// Top is the directory whose .loophook.json rules a start directory: the
+// top of the git work tree that holds it (the first directory upward with
+// a .git), else start itself.
+func Top(start string) string {
+	if abs, err := filepath.Abs(start); err == nil {
+		start = abs
+	}
+	for d := start; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return start
+		}
+		d = up
+	}
+}
+
+// readFile reads the file at path within maxFile; ok is false when there
+// is none. It refuses what is not a regular file.
+func readFile(path string) (data []byte, ok bool, err error) {
+	// Stat before the open, so that a named pipe put there is never opened.
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return nil, false, nil
+	case err != nil:
+		return nil, true, err
+	case !fi.Mode().IsRegular():
+		return nil, true, errors.New(problemNotRegular)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, true, err
+	}
+	defer f.Close()
+	data, err = io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err == nil && len(data) > maxFile {
+		err = fmt.Errorf(problemTooLarge, maxFile>>10)
+	}
+	return data, true, err
+}

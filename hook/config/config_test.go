@@ -1,0 +1,156 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// isolate gives the test its own configuration directory: no test touches
+// the real home.
+func isolate(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	return t.TempDir()
+}
+
+func write(t *testing.T, dir, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, File), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const example = `{
+  // run before the loop may end; all must pass
+  "checks": [
+    {"name": "tests", "run": "go test ./...", "criterion": "tests pass", "timeout": "5m"},
+    {"name": "vet", "run": "go vet ./...",},
+  ],
+  /* measured by loophook */
+  "budget": {"tokens": 2000000, "turns": 40, "duration": "3h"},
+}
+`
+
+func TestParseCommentsAndTrailingCommas(t *testing.T) {
+	c, err := Parse([]byte("\xef\xbb\xbf" + example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Config{
+		Checks: []Check{
+			{Name: "tests", Run: "go test ./...", Criterion: "tests pass", Timeout: 5 * time.Minute},
+			{Name: "vet", Run: "go vet ./...", Timeout: DefaultTimeout},
+		},
+		Budget: Budget{Tokens: 2000000, Turns: 40, Duration: 3 * time.Hour},
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got %+v\nwant %+v", c, want)
+	}
+}
+
+func TestParseProblemsHavePointers(t *testing.T) {
+	_, err := Parse([]byte(`{"checks":[{"name":"tests","timeout":"soon"}],"budget":{"turns":0}}`))
+	var inv *Invalid
+	if !errors.As(err, &inv) {
+		t.Fatalf("got %v, want *Invalid", err)
+	}
+	want := []string{
+		"/budget/turns: must be >= 1 but found 0",
+		`/checks/0/timeout: does not match pattern '^([0-9]*[1-9][0-9]*(\\.[0-9]+)?|0*\\.[0-9]*[1-9][0-9]*)(ms|s|m|h)$'`,
+		"/checks/0: missing properties: 'run'",
+	}
+	if !reflect.DeepEqual(inv.Problems, want) {
+		t.Errorf("got %q\nwant %q", inv.Problems, want)
+	}
+	if _, err := Parse([]byte(`{"checks": [`)); err == nil || !strings.Contains(err.Error(), "not JSON with comments") {
+		t.Errorf("a cut file: %v", err)
+	}
+}
+
+func TestLoadFollowsApproval(t *testing.T) {
+	top := isolate(t)
+	if f := Load(top); f.State != StateNone || f.Config != nil || f.Tell() != "" {
+		t.Fatalf("no file: %+v", f)
+	}
+	write(t, top, example)
+	if f := Load(top); f.State != StateUnapproved || f.Config != nil || !strings.Contains(f.Tell(), "not approved") {
+		t.Fatalf("never approved: %+v", f)
+	}
+	acc, err := Approve(top)
+	if err != nil || !acc.First || len(acc.Changes) != 3+2 {
+		t.Fatalf("approve: %+v %v", acc, err)
+	}
+	f := Load(top)
+	if f.State != StateApproved || len(f.Checks()) != 2 || f.Tell() != "" {
+		t.Fatalf("approved: %+v", f)
+	}
+
+	// The agent weakens the file: the approved version stays in force.
+	write(t, top, `{"checks":[{"name":"tests","run":"true"}]}`)
+	f = Load(top)
+	if f.State != StateChanged || len(f.Checks()) != 2 || f.Checks()[0].Run != "go test ./..." {
+		t.Fatalf("weakened: %+v", f)
+	}
+	for _, want := range []string{`check "tests" changed: runs "go test ./..." within 5m0s, guarding "tests pass", now runs "true" within 5m0s`, `check "vet" removed`, "budget tokens: 2000000, now no limit"} {
+		if !strings.Contains(f.Tell(), want) {
+			t.Errorf("the tell lacks %q: %s", want, f.Tell())
+		}
+	}
+
+	write(t, top, `{"checks": [`)
+	if f := Load(top); f.State != StateUnparsable || len(f.Checks()) != 2 || !strings.Contains(f.Tell(), "cannot be read") {
+		t.Fatalf("unparsable: %+v", f)
+	}
+	if _, err := Approve(top); err == nil {
+		t.Fatal("approved a file that cannot be read")
+	}
+
+	os.Remove(filepath.Join(top, File))
+	if f := Load(top); f.State != StateDeleted || len(f.Checks()) != 2 || !strings.Contains(f.Tell(), "was deleted") {
+		t.Fatalf("deleted: %+v", f)
+	}
+	// A person who wants no checks deletes the file and accepts.
+	if acc, err := Approve(top); err != nil || !acc.None {
+		t.Fatalf("approve none: %+v %v", acc, err)
+	}
+	if f := Load(top); f.State != StateNone || f.Config != nil {
+		t.Fatalf("none approved: %+v", f)
+	}
+}
+
+func TestApprovalIsOutsideTheProject(t *testing.T) {
+	top := isolate(t)
+	write(t, top, example)
+	if _, err := Approve(top); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(top)
+	if len(entries) != 1 {
+		t.Errorf("the project holds %d files, want only %s", len(entries), File)
+	}
+	dir, _ := os.UserConfigDir()
+	files, _ := filepath.Glob(filepath.Join(dir, "loophook", "approved", "*.json"))
+	if len(files) != 1 {
+		t.Errorf("approvals: %q", files)
+	}
+}
+
+func TestTop(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	if got := Top(sub); got != sub {
+		t.Errorf("outside git: %s", got)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	if got := Top(sub); got != root {
+		t.Errorf("in git: %s", got)
+	}
+}

@@ -1,0 +1,153 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// State is how a work tree's .loophook.json stands to its approval.
+type State string
+
+// The states of a .loophook.json.
+const (
+	StateNone       State = "none"       // no file, and none approved
+	StateApproved   State = "approved"   // the file is the approved text
+	StateUnapproved State = "unapproved" // a file never approved: nothing in force
+	StateChanged    State = "changed"    // the file differs from the approved text
+	StateUnparsable State = "unparsable" // the file cannot be read; the approved version applies
+	StateDeleted    State = "deleted"    // the approved file is gone; its version applies
+)
+
+// InForce is the version of a work tree's .loophook.json that loophook
+// obeys, and what the person must be told about the file.
+type InForce struct {
+	Path  string // the file's absolute path
+	State State
+	// Config is the approved version in force; nil when none is.
+	Config   *Config
+	Approval *Approval // nil when none was ever kept
+	// Problems say why the file cannot be used as it is (StateUnparsable,
+	// or an unapproved file that cannot be read).
+	Problems []string
+	// Changes say what the file changes from the approved version.
+	Changes []string
+}
+
+// Load returns the version of top's .loophook.json in force. It never
+// fails: what cannot be read becomes Problems, and an approval that
+// cannot be read leaves nothing in force.
+func Load(top string) InForce {
+	f := InForce{Path: filepath.Join(top, File)}
+	data, exists, readErr := readFile(f.Path)
+	a, err := readApproval(f.Path)
+	if err != nil {
+		f.Problems = append(f.Problems, err.Error())
+	}
+	if a != nil && !a.None {
+		f.Approval = a
+		if c, err := Parse([]byte(a.Text)); err == nil {
+			f.Config = c
+		} else {
+			f.Problems = append(f.Problems, fmt.Sprintf(problemApprovedUnreadable, problemsOf(err)[0]))
+		}
+	} else if a != nil {
+		f.Approval = a
+	}
+	switch {
+	case !exists && f.Config == nil:
+		f.State = StateNone
+		return f
+	case !exists:
+		f.State = StateDeleted
+		f.Changes = Diff(f.Config, nil)
+		return f
+	case readErr == nil && f.Config != nil && string(data) == f.Approval.Text:
+		f.State = StateApproved
+		return f
+	}
+	var current *Config
+	if readErr == nil {
+		current, readErr = Parse(data)
+	}
+	switch {
+	case readErr != nil:
+		f.Problems = append(f.Problems, problemsOf(readErr)...)
+		f.State = StateUnparsable
+		if f.Config == nil {
+			f.State = StateUnapproved
+		}
+	case f.Config == nil:
+		f.State = StateUnapproved
+	default:
+		f.State = StateChanged
+		f.Changes = Diff(f.Config, current)
+	}
+	return f
+}
+
+// Checks are the checks in force; nil when none are.
+func (f InForce) Checks() []Check {
+	if f.Config == nil {
+		return nil
+	}
+	return f.Config.Checks
+}
+
+// problemsOf is an error as problem lines: each of a schema failure's.
+func problemsOf(err error) []string {
+	var inv *Invalid
+	if errors.As(err, &inv) {
+		return inv.Problems
+	}
+	return []string{err.Error()}
+}
+
+// Accepted is what a person's approval changed.
+type Accepted struct {
+	Path    string
+	First   bool     // nothing was approved before
+	Changes []string // what the approved version changes; empty: nothing
+	None    bool     // the person approved having no file
+	Nothing bool     // there was no file and nothing approved: nothing done
+}
+
+// Approve makes the current text of top's .loophook.json the approved
+// version, or, when the file is gone, approves having none. It is the
+// person's act of loophook accept; the caller makes sure a person runs it.
+// A file that cannot be read is refused, with its problems.
+func Approve(top string) (Accepted, error) {
+	path := filepath.Join(top, File)
+	acc := Accepted{Path: path}
+	prev, err := readApproval(path)
+	if err != nil {
+		return acc, err
+	}
+	var was *Config
+	if prev != nil && !prev.None {
+		was, _ = Parse([]byte(prev.Text))
+	}
+	acc.First = prev == nil || prev.None
+	data, exists, err := readFile(path)
+	switch {
+	case !exists && acc.First:
+		acc.Nothing = true
+		return acc, nil
+	case !exists:
+		acc.None, acc.Changes = true, Diff(was, nil)
+		return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), None: true})
+	case err != nil:
+		return acc, fmt.Errorf(problemRead, path, err)
+	}
+	now, err := Parse(data)
+	if err != nil {
+		return acc, err
+	}
+	acc.Changes = Diff(was, now)
+	if prev != nil && !prev.None && prev.Text == string(data) {
+		acc.Changes = nil
+		return acc, nil
+	}
+	return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), Text: string(data)})
+}

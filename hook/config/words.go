@@ -1,0 +1,66 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Every sentence a person reads from this package.
+
+const (
+	problemSyntax             = "not JSON with comments: %v"
+	problemSchema             = "%d problems against the schema (loophook schema --config)"
+	problemNotRegular         = "not a regular file"
+	problemTooLarge           = "larger than %d KiB"
+	problemRead               = "read %s: %w"
+	problemNoConfigDir        = "no configuration directory to keep approvals in: %w"
+	problemApprovalUnreadable = "read the approval %s: %w"
+	problemApprovalDamaged    = "the approval %s is damaged; run loophook accept again"
+	problemApprovalWrite      = "keep the approval: %w"
+	problemApprovedUnreadable = "the approved version cannot be read: %s"
+
+	diffRemoved = "check %s removed (it ran %s)"
+	diffAdded   = "check %s added: it runs %s"
+	diffChanged = "check %s changed: %s, now %s"
+	diffCheck   = "runs %s within %s"
+	diffGuards  = ", guarding %s"
+	diffBudget  = "budget %s: %s, now %s"
+	diffNoLimit = "no limit"
+	diffLayout  = "only comments or layout changed"
+
+	tellUnapproved = "%s is not approved, so none of its checks run and none of its budgets apply: a person runs loophook accept in a terminal to approve it"
+	tellChanged    = "%s changed since it was approved on %s; the approved version stays in force until a person runs loophook accept in a terminal. What changed: %s"
+	tellUnparsable = "%s cannot be read (%s); the version approved on %s stays in force until a person fixes the file and runs loophook accept in a terminal"
+	tellDeleted    = "%s was deleted; the version approved on %s stays in force (a person who wants no checks runs loophook accept in a terminal)"
+	tellProblems   = " (%s)"
+)
+
+// Tell is what the person must be told about the file, in one message;
+// "" when the file is in force as it is, or there is none.
+func (f InForce) Tell() string {
+	when := ""
+	if f.Approval != nil {
+		when = f.Approval.At.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	switch f.State {
+	case StateUnapproved:
+		s := fmt.Sprintf(tellUnapproved, f.Path)
+		if len(f.Problems) > 0 {
+			s += fmt.Sprintf(tellProblems, strings.Join(first(f.Problems, 3), "; "))
+		}
+		return s
+	case StateChanged:
+		changes := f.Changes
+		if len(changes) == 0 {
+			changes = []string{diffLayout}
+		}
+		return fmt.Sprintf(tellChanged, f.Path, when, strings.Join(changes, "; "))
+	case StateUnparsable:
+		return fmt.Sprintf(tellUnparsable, f.Path, strings.Join(first(f.Problems, 3), "; "), when)
+	case StateDeleted:
+		return fmt.Sprintf(tellDeleted, f.Path, when)
+	}
+	return ""
+}
+
+func first(s []string, n int) []string { return s[:min(n, len(s))] }
