@@ -34,6 +34,7 @@ const runnerArg = "__benchhook_runner"
 type job struct {
 	Loophook, Floor string
 	Args            []string // loophook's
+	FloorArgs       []string // the floor's: none, but loophook's when -against
 	Dir             string
 	Env             []string
 	Stdin           []byte
@@ -44,9 +45,10 @@ type job struct {
 }
 
 type sample struct {
-	Wall time.Duration
-	CPU  time.Duration // user + system
-	RSS  int64         // peak, bytes
+	Wall   time.Duration
+	CPU    time.Duration // user + system
+	RSS    int64         // peak, bytes
+	Faults int64         // pages faulted in
 }
 
 type failure struct {
@@ -99,7 +101,7 @@ type prog struct {
 func (j *job) run() (*jobResult, error) {
 	progs := []*prog{
 		{name: "loophook", path: j.Loophook, args: j.Args},
-		{name: "floor", path: j.Floor},
+		{name: "floor", path: j.Floor, args: j.FloorArgs},
 	}
 	for _, p := range progs {
 		var err error
@@ -239,9 +241,10 @@ func (j *job) once(p *prog, run int, isLoophook bool) (sample, *failure, error) 
 		return sample{}, fail(fmt.Sprintf("it answered ok=%v where this case expects ok=%v (-check-verdict=false times it anyway)", ok, *j.WantOK)), nil
 	}
 	return sample{
-		Wall: wall,
-		CPU:  cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
-		RSS:  maxRSS(cmd.ProcessState),
+		Wall:   wall,
+		CPU:    cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
+		RSS:    maxRSS(cmd.ProcessState),
+		Faults: faults(cmd.ProcessState),
 	}, nil, nil
 }
 

@@ -19,3 +19,13 @@ func maxRSS(ps *os.ProcessState) int64 {
 	}
 	return int64(ru.Maxrss) * 1024 // KiB on Linux and the BSDs
 }
+
+// faults is how many pages the child faulted in (minor faults): unlike its
+// times, a count that a busy machine does not change.
+func faults(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok || ru == nil {
+		return 0
+	}
+	return int64(ru.Minflt)
+}

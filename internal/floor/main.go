@@ -6,7 +6,7 @@
 // writing stdout and exiting. floor does exactly that much and nothing more:
 // it decodes the hook input on stdin with encoding/json and prints a fixed
 // verdict. It is the least a Go Stop hook can cost, so "loophook stop costs
-// at most 1.5× floor" is a goal about loophook's own work, independent of
+// at most 2× floor" is a goal about loophook's own work, independent of
 // the machine. internal/benchhook builds it and times the two side by side.
 //
 // Keep it this small: anything added here raises the floor and hides what
