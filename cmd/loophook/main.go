@@ -8,11 +8,7 @@
 //go:debug updatemaxprocs=0
 package main
 
-import (
-	"os"
-
-	_ "github.com/loophook/loophook/hook/early" // first: the stack a hook call needs, and one P
-)
+import "os"
 
 func main() {
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
