@@ -30,12 +30,12 @@ type Input struct {
 	StopKey string
 }
 
-// wireInput is Input as it arrives. session_id and stop_hook_active decide
+// WireInput is Input as it arrives; a host's own input embeds it. session_id and stop_hook_active decide
 // whose loop this is and drive the guard, so a wrong type there means the
 // input is not understood; the others are helpers, and one of another type
 // than a string counts as absent, so that a change in a later release of
 // Claude Code cannot switch every loop off.
-type wireInput struct {
+type WireInput struct {
 	SessionID            string          `json:"session_id"`
 	StopHookActive       bool            `json:"stop_hook_active"`
 	TranscriptPath       json.RawMessage `json:"transcript_path"`
@@ -44,8 +44,8 @@ type wireInput struct {
 	Timestamp            json.RawMessage `json:"timestamp"`
 }
 
-// optional decodes a field that may be a string, or anything else for absent.
-func optional(raw json.RawMessage) *string {
+// Optional decodes a field that may be a string, or anything else for absent.
+func Optional(raw json.RawMessage) *string {
 	var s string
 	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
 		return nil
@@ -55,29 +55,30 @@ func optional(raw json.RawMessage) *string {
 
 // ReadInput reads exactly one JSON object from r, in Claude Code's fields.
 func ReadInput(r io.Reader) (Input, error) {
-	var w wireInput
-	data, err := readObject(r, &w)
+	var w WireInput
+	data, err := ReadObject(r, &w)
 	if err != nil {
 		return Input{}, err
 	}
-	in := w.input()
+	in := w.Input()
 	in.StopKey = StopKey(data, w.Timestamp)
 	return in, nil
 }
 
-func (w wireInput) input() Input {
-	in := Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: optional(w.LastAssistantMessage)}
-	if p := optional(w.TranscriptPath); p != nil {
+// Input is the fields every host shares.
+func (w WireInput) Input() Input {
+	in := Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: Optional(w.LastAssistantMessage)}
+	if p := Optional(w.TranscriptPath); p != nil {
 		in.TranscriptPath = *p
 	}
-	if p := optional(w.Cwd); p != nil {
+	if p := Optional(w.Cwd); p != nil {
 		in.Cwd = *p
 	}
 	return in
 }
 
-// readObject reads exactly one JSON object from r into v.
-func readObject(r io.Reader, v any) ([]byte, error) {
+// ReadObject reads exactly one JSON object from r into v, and returns its bytes.
+func ReadObject(r io.Reader, v any) ([]byte, error) {
 	data, err := readStdin(r)
 	if err != nil {
 		return nil, err

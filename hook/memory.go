@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -99,7 +100,7 @@ func cacheFor(statePath string) string {
 	if abs, err := filepath.Abs(statePath); err == nil {
 		statePath = abs
 	}
-	sum := sum256([]byte(statePath))
+	sum := sha256.Sum256([]byte(statePath))
 	return filepath.Join(root, cacheName, hex.EncodeToString(sum[:8]))
 }
 

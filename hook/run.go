@@ -28,7 +28,7 @@ const (
 
 // Options are a person's settings for one evaluation.
 type Options struct {
-	Host      Host
+	Host      Wire
 	StatePath string // --state: skips the search
 	Dir       string // --dir: where the search starts, before all else
 	Limits    criteria.Limits

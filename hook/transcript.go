@@ -16,20 +16,20 @@ const (
 	tailLimit = 32 << 20
 )
 
-// A lineParser returns the assistant text of one transcript line when the
+// A LineParser returns the assistant text of one transcript line when the
 // line is the message looked for. Lines come last first; a parser may keep
 // state between them (Copilot's looks for a marker line first).
-type lineParser func(line []byte) (string, bool)
+type LineParser func(line []byte) (string, bool)
 
 // LastAssistantText returns the text of the last assistant message in a
 // Claude Code transcript (JSON Lines), reading the file backwards from its end.
 func LastAssistantText(path string) (string, error) {
-	return lastText(path, func() lineParser { return assistantText })
+	return LastText(path, func() LineParser { return assistantText })
 }
 
-// lastText opens the transcript at path and scans it from its end with the
+// LastText opens the transcript at path and scans it from its end with the
 // parser parse makes.
-func lastText(path string, parse func() lineParser) (string, error) {
+func LastText(path string, parse func() LineParser) (string, error) {
 	if path == "" {
 		return "", errors.New(transcriptNone)
 	}
@@ -53,7 +53,7 @@ func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
 // takes one. Lines that fit in a block are checked in place; a longer line
 // is read whole only when it could be a message (maxLine), so a 50 MB line
 // costs one skip.
-func scanBack(r io.ReaderAt, size int64, parse lineParser) (string, error) {
+func scanBack(r io.ReaderAt, size int64, parse LineParser) (string, error) {
 	buf := make([]byte, tailBlock)
 	var block []byte
 	end := size // the end of the line being looked for, exclusive
@@ -91,7 +91,7 @@ const maxLine = 8 << 20
 
 // lineText checks the line [start, end) of r; block holds r's bytes from
 // blockPos, and the line is taken from it when it lies inside.
-func lineText(r io.ReaderAt, block []byte, blockPos, start, end int64, parse lineParser) (string, bool) {
+func lineText(r io.ReaderAt, block []byte, blockPos, start, end int64, parse LineParser) (string, bool) {
 	if end <= start || end-start > maxLine {
 		return "", false
 	}
@@ -117,25 +117,25 @@ func assistantText(line []byte) (string, bool) {
 	var entry struct {
 		Type    string `json:"type"`
 		Message struct {
-			Content []contentBlock `json:"content"`
+			Content []ContentBlock `json:"content"`
 		} `json:"message"`
 	}
 	if json.Unmarshal(line, &entry) != nil || entry.Type != "assistant" {
 		return "", false
 	}
-	return joinText(entry.Message.Content, "text")
+	return JoinText(entry.Message.Content, "text")
 }
 
-// contentBlock is one block of a message's content, as Claude Code's
+// ContentBlock is one block of a message's content, as Claude Code's
 // transcript and Codex's rollout both write it.
-type contentBlock struct {
+type ContentBlock struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 }
 
-// joinText joins the text of the blocks of type kind, a line apart; false
+// JoinText joins the text of the blocks of type kind, a line apart; false
 // when there is none.
-func joinText(blocks []contentBlock, kind string) (string, bool) {
+func JoinText(blocks []ContentBlock, kind string) (string, bool) {
 	var texts []string
 	for _, b := range blocks {
 		if b.Type == kind {

@@ -63,5 +63,4 @@ const (
 	transcriptNotRegular  = "transcript is not a regular file"
 	transcriptNoMessage   = "the transcript has no assistant message"
 	transcriptNoMessageIn = "no assistant message in the last %d MiB of the transcript"
-	transcriptNoStop      = "the transcript did not reach this stop in time"
 )

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 )
 
 func acceptCommand() *cli.Command {
@@ -28,7 +29,7 @@ func acceptCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return fail("name the file with --state FILE", "accept takes no arguments")
 			}
-			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: hook.Hosts[0]})
+			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 )
 
 // Codex runs a project's hooks only in a trusted project, and any hook only
@@ -36,12 +36,12 @@ func codexTrust(install bool, scope, root, file string, before, after *object, b
 			if t.hash == "" {
 				continue
 			}
-			key := hook.CodexTrustKey(abs, hook.CodexEventLabel(t.event), t.group, t.handler)
+			key := host.CodexTrustKey(abs, host.CodexEventLabel(t.event), t.group, t.handler)
 			set = append(set, tomlTable{"hooks.state." + tomlQuote(key), "trusted_hash", tomlQuote(t.hash), "trusted the " + t.event + " hook"})
 		}
 	} else {
 		for _, t := range codexLoophookHooks(before, bin) {
-			drop = append(drop, "hooks.state."+tomlQuote(hook.CodexTrustKey(abs, hook.CodexEventLabel(t.event), t.group, t.handler)))
+			drop = append(drop, "hooks.state."+tomlQuote(host.CodexTrustKey(abs, host.CodexEventLabel(t.event), t.group, t.handler)))
 		}
 	}
 	return &fileEdit{
@@ -93,7 +93,7 @@ func codexLoophookHooks(doc *object, bin string) []codexHook {
 	return found
 }
 
-// codexHash is hook.CodexHookHash of a plain handler: type, command and an
+// codexHash is host.CodexHookHash of a plain handler: type, command and an
 // integer timeout, in a group with nothing but its hooks.
 func codexHash(event string, group, h *object) string {
 	if len(group.members) != 1 {
@@ -120,7 +120,7 @@ func codexHash(event string, group, h *object) string {
 			return ""
 		}
 	}
-	return hook.CodexHookHash(hook.CodexEventLabel(event), command, timeout)
+	return host.CodexHookHash(host.CodexEventLabel(event), command, timeout)
 }
 
 // tomlTable is a table header ([name]), the one key install sets in it, its

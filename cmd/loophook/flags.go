@@ -9,6 +9,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -37,7 +38,8 @@ func evalFlags() []cli.Flag {
 	}
 }
 
-var protocolFlag = &cli.StringFlag{Name: "protocol", Value: "ok", Usage: "answer as `ok` (strict {ok, reason}), or as the host obeys: claude, codex, gemini or copilot", EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
+// protocolFlag's usage names the hosts from the table.
+var protocolFlag = &cli.StringFlag{Name: "protocol", Value: host.Strict().Name, Usage: "answer as `" + host.Strict().Name + "` (strict {ok, reason}), or as the host obeys: " + host.OrList(installableNames()), EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
 
 // flagValues is where options reads flags: a *cli.Context, or the flag set
 // of the hooks' fast path.
@@ -65,7 +67,7 @@ func options(c flagValues) (hook.Options, error) {
 			IterationCeiling: c.Int("iteration-ceiling"),
 			BudgetCeiling:    c.Float64("budget-ceiling"),
 		},
-		Host: hook.Hosts[0],
+		Host: host.Strict().Wire,
 	}
 	for _, f := range []string{"stuck-limit", "max-iterations", "guard-limit"} {
 		if c.Int(f) < 1 {
@@ -96,11 +98,11 @@ func options(c flagValues) (hook.Options, error) {
 		return o, fail("", msgOnInvalid, c.String("on-invalid"))
 	}
 	if name := c.String("protocol"); name != "" {
-		h, err := hook.LookupHost(name)
+		h, err := host.Lookup(name)
 		if err != nil {
 			return o, fail("", msgProtocol, err)
 		}
-		o.Host = h
+		o.Host = h.Wire
 	}
 	return o, nil
 }

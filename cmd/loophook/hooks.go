@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 )
 
 func stopCommand() *cli.Command {
@@ -43,7 +44,9 @@ var started = time.Now()
 // and says why.
 func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io.Writer) {
 	o, err := hookOptions(hookFlags(), args)
-	o.Host = o.Host.Under(os.Getenv)
+	if h, err := host.Lookup(o.Host.Name); err == nil {
+		o.Host = h.Under(os.Getenv).Wire
+	}
 	o.Note = note(stderr)
 	o.Started = started
 	if os.Getenv(viaEnv) == viaPlugin {
@@ -126,7 +129,7 @@ func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
 
 // guessHost reads --protocol from raw arguments, for an answer in the
 // host's wire when the flags as a whole cannot be read.
-func guessHost(args []string) hook.Host {
+func guessHost(args []string) hook.Wire {
 	name := os.Getenv("LOOPHOOK_PROTOCOL")
 	for i, a := range args {
 		switch {
@@ -136,10 +139,10 @@ func guessHost(args []string) hook.Host {
 			name = a[11:]
 		}
 	}
-	if h, err := hook.LookupHost(name); err == nil {
-		return h
+	if h, err := host.Lookup(name); err == nil {
+		return h.Wire
 	}
-	return hook.Hosts[0]
+	return host.Strict().Wire
 }
 
 // flagSetValues reads a flag set as options reads a *cli.Context.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,8 +19,57 @@ func scopeFlag() cli.Flag {
 	return &cli.StringFlag{Name: "scope", Value: "project", Usage: "the settings file: `project`, local or user"}
 }
 
+// hostFlag's usage names the hosts from the table.
 func hostFlag() cli.Flag {
-	return &cli.StringFlag{Name: "host", Usage: "the agent host: `claude`, codex, gemini or copilot (default: the one the project is set up for, else claude)"}
+	def := defaultHost().Name
+	names := installableNames()
+	for i, n := range names {
+		if n == def {
+			names[i] = "`" + n + "`" // the placeholder help shows
+		}
+	}
+	return &cli.StringFlag{Name: "host", Usage: "the agent host: " + host.OrList(names) + " (default: the one the project is set up for, else " + def + ")"}
+}
+
+// installableNames are the names of the hosts install registers with.
+func installableNames() []string {
+	var names []string
+	for _, h := range host.Installable() {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+// defaultHost is the host install picks when the project shows none.
+func defaultHost() host.Host {
+	for _, h := range host.Installable() {
+		if h.Install.Default {
+			return h
+		}
+	}
+	return host.Installable()[0]
+}
+
+// hostsHelp is each host's help, under its name, for install --help.
+func hostsHelp() string {
+	var b strings.Builder
+	for _, h := range host.Installable() {
+		lines := strings.Split(h.Help, "\n")
+		fmt.Fprintf(&b, "  %-8s %s\n", h.Name, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&b, "%11s%s\n", "", l)
+		}
+	}
+	return b.String()
+}
+
+// hostTitles is "Claude Code, Codex CLI …" from the table.
+func hostTitles() string {
+	var titles []string
+	for _, h := range host.Installable() {
+		titles = append(titles, h.Title)
+	}
+	return host.OrList(titles)
 }
 
 var dryRunFlag = &cli.BoolFlag{Name: "dry-run", Usage: "print what the settings file would become, and write nothing"}
@@ -27,22 +77,11 @@ var dryRunFlag = &cli.BoolFlag{Name: "dry-run", Usage: "print what the settings 
 func installCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "install",
-		Usage: "register loophook's end-of-turn and SessionStart hooks with an agent host: Claude Code, Codex CLI, Gemini CLI or Copilot CLI",
+		Usage: "register loophook's end-of-turn and SessionStart hooks with an agent host: " + hostTitles(),
 		Description: "Adds loophook's hooks to the host's own file, each running this loophook by its absolute\n" +
 			"path with the host's --protocol, and what the host needs beside them:\n" +
-			"  claude   Stop and SessionStart in .claude/settings.json (local: .claude/settings.local.json,\n" +
-			"           user: ~/.claude/settings.json), and env." + blockCapKey + " = \"" + blockCap + "\", so that\n" +
-			"           the loop's own limits end it, not Claude Code's cap of 8 blocks in a row; a cap set\n" +
-			"           to another value, in this file or another scope's, is kept.\n" +
-			"  codex    Stop and SessionStart in .codex/hooks.json (user: $CODEX_HOME/hooks.json), and their\n" +
-			"           trust in $CODEX_HOME/config.toml as Codex's own review writes it: Codex skips\n" +
-			"           untrusted hooks without a word.\n" +
-			"  gemini   AfterAgent and SessionStart in .gemini/settings.json of this directory, comments\n" +
-			"           kept (user: ~/.gemini/settings.json); the folder must be trusted.\n" +
-			"  copilot  agentStop and sessionStart in .github/hooks/loophook.json (local:\n" +
-			"           .github/copilot/settings.local.json, user: ~/.copilot/hooks/loophook.json); the\n" +
-			"           folder must be trusted.\n" +
-			"--host defaults to the host whose configuration the project has, else claude.\n" +
+			hostsHelp() +
+			"--host defaults to the host whose configuration the project has, else " + defaultHost().Name + ".\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
 			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
 			"kept as written, not added twice; running it again changes nothing.\n" +

@@ -13,6 +13,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -420,7 +421,7 @@ func number(f float64) string {
 // locateState is the state file a person's command works on: --state,
 // else the one the hook would find from --dir or here.
 func locateState(o hook.Options) (hook.Found, error) {
-	o.Host = hook.Hosts[0]
+	o.Host = host.Strict().Wire
 	return findLoop(o)
 }
 

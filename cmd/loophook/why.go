@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 )
 
 func whyCommand() *cli.Command {
@@ -31,7 +32,7 @@ func whyCommand() *cli.Command {
 			if c.Int("n") < 1 {
 				return fail("", msgAtLeastOne, "n", c.Int("n"))
 			}
-			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: hook.Hosts[0]})
+			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
 			if err != nil {
 				return err
 			}

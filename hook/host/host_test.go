@@ -1,4 +1,4 @@
-package hook
+package host
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
 )
 
 // writeTranscript writes lines as a JSON Lines file in a temporary directory.
@@ -20,7 +21,7 @@ func writeTranscript(t *testing.T, lines ...string) string {
 	return path
 }
 
-func readInput(t *testing.T, protocol, input string) Input {
+func readInput(t *testing.T, protocol, input string) hook.Input {
 	t.Helper()
 	in, err := host(protocol).ReadInput(strings.NewReader(input))
 	if err != nil {
@@ -36,7 +37,7 @@ func TestCodexNullFields(t *testing.T) {
 	if in.SessionID != "s1" || in.TurnID != "t1" || in.TranscriptPath != "" || in.LastAssistantMessage != nil || !in.StopHookActive {
 		t.Fatalf("input = %+v", in)
 	}
-	if _, err := host("codex").LastMessage(in); err == nil || err.Error() != transcriptNone {
+	if _, err := host("codex").LastMessage(in); err == nil || err.Error() != "the hook input names no transcript" {
 		t.Fatalf("no transcript: err = %v", err)
 	}
 	in.TranscriptPath = writeTranscript(t,
@@ -76,7 +77,7 @@ func TestGeminiLastMessage(t *testing.T) {
 		{"no text", "", geminiNoText, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := Input{TranscriptPath: tc.transcript, PromptResponse: &tc.response}
+			in := hook.Input{TranscriptPath: tc.transcript, PromptResponse: &tc.response}
 			if got, err := host("gemini").LastMessage(in); err != nil || got != tc.want {
 				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
 			}
@@ -116,7 +117,7 @@ func TestCopilotLastMessage(t *testing.T) {
 		ts   int64
 		want string
 	}{{100, "turn 1 <loop-complete>"}, {200, "turn 2"}, {0, "turn 3"}} {
-		if got, err := copilotLastMessage(Input{TranscriptPath: path, Timestamp: tc.ts}); err != nil || got != tc.want {
+		if got, err := copilotLastMessage(hook.Input{TranscriptPath: path, Timestamp: tc.ts}); err != nil || got != tc.want {
 			t.Errorf("stop %d: got %q, %v; want %q", tc.ts, got, err, tc.want)
 		}
 	}
@@ -127,17 +128,17 @@ func TestCopilotLastMessage(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		os.WriteFile(late, []byte(msg("turn 1")+"\n"+msg("turn 2")+"\n"+stop("300")+"\n"), 0o644)
 	}()
-	if got, err := copilotLastMessage(Input{TranscriptPath: late, Timestamp: 300}); err != nil || got != "turn 2" {
+	if got, err := copilotLastMessage(hook.Input{TranscriptPath: late, Timestamp: 300}); err != nil || got != "turn 2" {
 		t.Errorf("late stop: got %q, %v", got, err)
 	}
 
 	// It never comes: no message, after a bounded wait.
 	defer func(w time.Duration) { copilotWait = w }(copilotWait)
 	copilotWait = 50 * time.Millisecond
-	if _, err := copilotLastMessage(Input{TranscriptPath: path, Timestamp: 999}); err == nil || err.Error() != transcriptNoStop {
+	if _, err := copilotLastMessage(hook.Input{TranscriptPath: path, Timestamp: 999}); err == nil || err.Error() != transcriptNoStop {
 		t.Errorf("missing stop: err = %v", err)
 	}
-	if _, err := copilotLastMessage(Input{TranscriptPath: filepath.Join(t.TempDir(), "none.jsonl"), Timestamp: 1}); err == nil {
+	if _, err := copilotLastMessage(hook.Input{TranscriptPath: filepath.Join(t.TempDir(), "none.jsonl"), Timestamp: 1}); err == nil {
 		t.Errorf("missing file: no error")
 	}
 }
@@ -145,16 +146,81 @@ func TestCopilotLastMessage(t *testing.T) {
 // TestNoBlockWithoutReason: a block with an empty reason is rejected by
 // Codex and Copilot, so no host renders one.
 func TestNoBlockWithoutReason(t *testing.T) {
-	for _, h := range Hosts {
+	for _, h := range All() {
 		if h.Name == "ok" {
 			continue
 		}
 		var b strings.Builder
-		if err := WriteJSON(&b, h.Stop(criteria.Verdict{OK: false, Rule: criteria.RuleUnmet, Reason: " "})); err != nil {
+		if err := hook.WriteJSON(&b, h.Stop(criteria.Verdict{OK: false, Rule: criteria.RuleUnmet, Reason: " "})); err != nil {
 			t.Fatal(err)
 		}
 		if got := b.String(); got != "{}\n" {
 			t.Errorf("%s: %q", h.Name, got)
 		}
+	}
+}
+
+// host returns the named host.
+func host(name string) Host {
+	h, err := Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+// TestAgentMarkers: each host's agent is told by its own variables, and a
+// person's terminal by none.
+func TestAgentMarkers(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	if h, ok := AgentOf(env("HOME", "/home/user", "CLAUDECODE", "")); ok {
+		t.Errorf("a person's terminal taken for %s", h.Name)
+	}
+	for _, tc := range []struct{ name, v string }{
+		{"claude", "CLAUDECODE"}, {"codex", "CODEX_THREAD_ID"}, {"gemini", "GEMINI_CLI"}, {"copilot", "COPILOT_CLI"},
+	} {
+		if h, ok := AgentOf(env(tc.v, "1")); !ok || h.Name != tc.name {
+			t.Errorf("%s=1: agent %q, %v; want %s", tc.v, h.Name, ok, tc.name)
+		}
+	}
+}
+
+// TestRegistrations: every host install registers with has scopes, events,
+// and handlers that run its own protocol under an explicit timeout.
+func TestRegistrations(t *testing.T) {
+	defaults := 0
+	for _, h := range Installable() {
+		r := h.Install
+		if r.Default {
+			defaults++
+		}
+		if len(r.Scopes) == 0 || len(r.Events) == 0 || len(r.CommandKeys) == 0 || h.Help == "" || len(h.AgentEnv) == 0 {
+			t.Errorf("%s: incomplete row", h.Name)
+		}
+		for _, ev := range r.Events {
+			members := r.Handler(ev, "loophook "+ev.Command)
+			var command, timeout bool
+			for _, m := range members {
+				command = command || m.Key == r.CommandKeys[0] && m.Value == "loophook "+ev.Command
+				if n, ok := m.Value.(int); ok && strings.HasPrefix(m.Key, "timeout") {
+					timeout = n >= 600
+				}
+			}
+			if !command || !timeout {
+				t.Errorf("%s %s: handler %v lacks its command or a timeout of 10 minutes", h.Name, ev.Name, members)
+			}
+		}
+	}
+	if defaults != 1 {
+		t.Errorf("%d hosts are install's default, want 1", defaults)
 	}
 }

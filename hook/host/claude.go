@@ -1,0 +1,69 @@
+package host
+
+import (
+	"path/filepath"
+
+	"github.com/loophook/loophook/hook"
+)
+
+// Claude Code: settings.json in three scopes, Stop and SessionStart in
+// matcher groups, and a cap of 8 blocks in a row that loophook raises.
+var claude = Host{
+	Wire: hook.Wire{
+		Name:         "claude",
+		Title:        "Claude Code",
+		ReadInput:    hook.ReadInput,
+		Stop:         blockOrTell,
+		SessionStart: hookSpecificContext,
+		LastMessage:  claudeLastMessage,
+		ProjectDir:   []string{"CLAUDE_PROJECT_DIR"},
+	},
+	AgentEnv: []string{"CLAUDECODE"},
+	Install: &Registration{
+		Scopes: []Scope{
+			{"project", inProject(".claude", "settings.json")},
+			{"local", inProject(".claude", "settings.local.json")},
+			{"user", func(string) (string, error) { return ClaudeUserFile() }},
+		},
+		InWorkTree:  true,
+		Marks:       []string{".claude"},
+		Default:     true,
+		Events:      []Event{{"Stop", "stop"}, {"SessionStart", "session-start"}},
+		Grouped:     true,
+		CommandKeys: []string{"command"},
+		Handler: func(_ Event, command string) []Member {
+			return []Member{{"type", "command"}, {"command", command}, {"timeout", claudeTimeout}}
+		},
+		BlockCap:   &claudeBlockCap,
+		EveryScope: true,
+		Plugin:     true,
+	},
+	Help: "Stop and SessionStart in .claude/settings.json (local: .claude/settings.local.json,\n" +
+		"user: ~/.claude/settings.json), and env." + claudeBlockCap.Key + " = \"" + claudeBlockCap.Value + "\", so that\n" +
+		"the loop's own limits end it, not Claude Code's cap of 8 blocks in a row; a cap set\n" +
+		"to another value, in this file or another scope's, is kept.",
+}
+
+// claudeBlockCap raises Claude Code's cap on consecutive Stop blocks (8 by
+// default) so that the loop's own limits end it.
+var claudeBlockCap = Setting{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "50"}
+
+// claudeTimeout is the handlers' timeout in seconds: the checks a loop runs
+// may take minutes.
+const claudeTimeout = 600
+
+// ClaudeUserFile is Claude Code's user settings: in CLAUDE_CONFIG_DIR when
+// that is set, else ~/.claude.
+func ClaudeUserFile() (string, error) {
+	dir, err := homeDir("CLAUDE_CONFIG_DIR", ".claude")
+	return filepath.Join(dir, "settings.json"), err
+}
+
+// claudeLastMessage is the input's last_assistant_message, else the last
+// assistant text of Claude Code's transcript.
+func claudeLastMessage(in hook.Input) (string, error) {
+	if in.LastAssistantMessage != nil {
+		return *in.LastAssistantMessage, nil
+	}
+	return hook.LastAssistantText(in.TranscriptPath)
+}

@@ -1,0 +1,124 @@
+// Package host holds the agent hosts loophook speaks to, one row each: the
+// wire of a hook call (its input, its answers, where the agent's last
+// message is, the variables that name the project), the marker its agent
+// sets in the commands it runs, and how loophook install registers the
+// hooks in its files (scopes, events, handler shape, timeout, trust, cap,
+// notes, help).
+//
+// Adding a host is adding a file like codex.go, with a Host value and the
+// sentences a person reads of it (its help and notes), its tests, and the
+// value's name in table below. Nothing else names a host: help texts, flag
+// usages, install and the hook all read the table.
+package host
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/loophook/loophook/hook"
+)
+
+// A Host is one agent host.
+type Host struct {
+	hook.Wire
+	// AgentEnv are the environment variables the host's agent sets in the
+	// commands its shell tool runs: any of them set, and not empty, says a
+	// command runs inside the agent, not in a person's terminal.
+	AgentEnv []string
+	// Runs names a host whose project hooks this one runs too, as that
+	// host's own (Copilot CLI runs Claude Code's): a hook call registered for
+	// Runs, made while this host's AgentEnv is set, reads this host's input
+	// and transcript (Under).
+	Runs string
+	// Install is how loophook install registers the hooks in the host's
+	// files; nil for a protocol that no host's file names (ok).
+	Install *Registration
+	// Help says, for install --help, where the hooks go: lines after the
+	// host's name, without it.
+	Help string
+}
+
+// table is every host, in the order help texts list them.
+var table = []Host{strict, claude, codex, gemini, copilot}
+
+// All are the hosts.
+func All() []Host { return slices.Clone(table) }
+
+// Names are the hosts' names, sorted.
+func Names() []string {
+	var names []string
+	for _, h := range table {
+		names = append(names, h.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Installable are the hosts loophook install registers with.
+func Installable() []Host {
+	var hosts []Host
+	for _, h := range table {
+		if h.Install != nil {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// Lookup returns the host of a --protocol or --host name.
+func Lookup(name string) (Host, error) {
+	for _, h := range table {
+		if h.Name == name {
+			return h, nil
+		}
+	}
+	return Host{}, fmt.Errorf(errUnknown, name, OrList(Names()))
+}
+
+// Strict is the protocol of a hook call that names none: the strict
+// {ok, reason} verdict.
+func Strict() Host {
+	h, _ := Lookup(strictName)
+	return h
+}
+
+// Agent reports whether getenv shows the host's agent running the command.
+func (h Host) Agent(getenv func(string) string) bool {
+	return slices.ContainsFunc(h.AgentEnv, func(v string) bool { return getenv(v) != "" })
+}
+
+// AgentOf is the host whose agent runs the command, by getenv, if any.
+func AgentOf(getenv func(string) string) (Host, bool) {
+	for _, h := range table {
+		if h.Agent(getenv) {
+			return h, true
+		}
+	}
+	return Host{}, false
+}
+
+// Under is the host a hook call really runs under: a host that Runs h's
+// registrations and whose agent makes the call lends it its input, its
+// transcript, its project variables and its name; the answers stay in h's
+// wire, which is the one the registration asked for.
+func (h Host) Under(getenv func(string) string) Host {
+	for _, g := range table {
+		if g.Runs != h.Name || !g.Agent(getenv) {
+			continue
+		}
+		u := h
+		u.Name, u.Title, u.ReadInput, u.LastMessage, u.ProjectDir = g.Name, g.Title, g.ReadInput, g.LastMessage, g.ProjectDir
+		u.AgentEnv = g.AgentEnv
+		return u
+	}
+	return h
+}
+
+// OrList is "a, b or c".
+func OrList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}

@@ -1,0 +1,147 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// A Registration is how loophook install registers loophook's hooks with a
+// host: the file of each scope, the events, how a handler is written and
+// found again, and what the host needs beside it. One install algorithm
+// (hook/install) reads every host's; what only one host needs is a field
+// here that the others leave empty.
+type Registration struct {
+	// Scopes are the files the hooks can go in; the first is the default.
+	Scopes []Scope
+	// InWorkTree: the project is the top of the enclosing git work tree
+	// (else the current directory, where the host reads it, as Gemini CLI).
+	InWorkTree bool
+	// Marks are project paths that show the host is used there: install
+	// picks the host whose marks the project has.
+	Marks []string
+	// Default: the host install picks when the project shows none, or
+	// more than one.
+	Default bool
+	// Events are the host's events, each with the loophook command that
+	// answers it.
+	Events []Event
+	// Grouped: the handlers sit in {"hooks": [...]} matcher groups, as
+	// Claude Code's do; else an event's list holds the handlers.
+	Grouped bool
+	// CommandKeys are the members that may hold a handler's command line;
+	// loophook writes the first.
+	CommandKeys []string
+	// Handler is loophook's handler for an event, its members in order:
+	// the command line under CommandKeys[0], and an explicit timeout long
+	// enough for a loop's checks.
+	Handler func(ev Event, command string) []Member
+	// NewFile are the members a file that install creates starts with, before
+	// "hooks", in scope.
+	NewFile func(scope string) []Member
+	// TopKeys, when set, are the only top-level members the host reads
+	// a hooks file with: install refuses a file with any other.
+	TopKeys []string
+	// Comments: the host reads JSON with comments, and so may a person
+	// have written them; else a file with comments is refused.
+	Comments bool
+	// ExpandsDollar: the host expands $VAR in its settings' strings, so a $
+	// in loophook's path would be read as a variable.
+	ExpandsDollar bool
+	// BlockCap, when set, is the environment setting, under "env", that
+	// raises the host's cap on consecutive blocks so that the loop's own
+	// limits end it; a value a person set, in any scope, is theirs.
+	BlockCap *Setting
+	// EveryScope: the host runs the hooks of every scope's file, so that
+	// loophook's in two files would count every stop twice.
+	EveryScope bool
+	// Plugin: loophook's plugin for this host registers the hooks itself;
+	// install refuses while the host's settings enable it.
+	Plugin bool
+	// Trust, when set, is the change to a second file the host needs to run
+	// the hooks at all (Codex CLI's config.toml).
+	Trust func(TrustChange) (*TrustEdit, error)
+	// Notes are what a person must know after an install into scope.
+	Notes func(scope string, p Project) []string
+}
+
+// A Scope is a file the hooks can go in, by the project's directory.
+type Scope struct {
+	Name string
+	File func(root string) (string, error)
+}
+
+// An Event is a host's hook event and the loophook command that answers it.
+type Event struct{ Name, Command string }
+
+// A Member is one member of a JSON object, as loophook writes it: its
+// value a string, an int or a bool.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// A Setting is a key and loophook's value for it.
+type Setting struct{ Key, Value string }
+
+// A Project is where install writes, for a host's notes.
+type Project struct {
+	Root string
+	// LinkedWorktree: Root is a linked git worktree, whose .git is a file.
+	LinkedWorktree bool
+}
+
+// TrustChange is a change of loophook's handlers in a host's hooks file,
+// as a host's Trust reads it.
+type TrustChange struct {
+	Install     bool
+	Scope, Root string
+	File        string // the hooks file, absolute
+	// Before and After are loophook's handlers in the file before and
+	// after the change.
+	Before, After []Handler
+}
+
+// A Handler is one of loophook's handlers as it stands in a hooks file:
+// its event, its matcher group's and its own position, its members, and
+// whether its group holds nothing but its handlers.
+type Handler struct {
+	Event        string
+	Group, Index int
+	Members      []Member // values: string, int64, float64, bool, nil, or other for anything else
+	GroupPlain   bool
+}
+
+// A TrustEdit is what Trust changes in a TOML file: keys set in tables,
+// and tables removed.
+type TrustEdit struct {
+	Path string
+	Set  []TOMLKey
+	Drop [][]string // tables, by the keys of their names
+}
+
+// A TOMLKey is one string key set in a table: the keys of the table's
+// name ([projects."/src/a"] is projects, /src/a), the key, its value, and
+// what to tell the person when it changes.
+type TOMLKey struct {
+	Table              []string
+	Key, Value, Change string
+}
+
+// homeDir is dir under the home directory, or env's value when set.
+func homeDir(env string, dir ...string) (string, error) {
+	if v := os.Getenv(env); v != "" {
+		return v, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(append([]string{home}, dir...)...), nil
+}
+
+// inProject is a scope's file at a path under the project's directory.
+func inProject(path ...string) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		return filepath.Join(append([]string{root}, path...)...), nil
+	}
+}
