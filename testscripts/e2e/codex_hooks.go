@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 )
 
 // codexHook is one command hook to register in a Codex hooks file.
@@ -43,7 +43,7 @@ func writeCodexHooks(path string, hooks ...codexHook) error {
 // trustCodexHooks writes into the user config.toml what a person who
 // trusts the project and reviews its hooks in the interactive UI leaves
 // there (PROTOCOL.md §2): project trust for the project's root, and a
-// trusted_hash, computed by the product's hook.CodexHookHash, for every
+// trusted_hash, computed by the product's host.CodexHookHash, for every
 // handler of the project's and the user's hooks.json. An entry whose table
 // the config already has (an installer wrote it) is left as it is. Codex
 // skips an untrusted hook without a word, so a wrong hash shows as a hook
@@ -78,7 +78,7 @@ func trustCodexHooks(t *testing.T, s *codexSession) {
 type codexTrustEntry struct{ key, hash string }
 
 // codexTrustEntries returns the trust entries for every command handler of
-// a hooks file (none when there is no file). Only what hook.CodexHookHash
+// a hooks file (none when there is no file). Only what host.CodexHookHash
 // hashes may be set: a matcher, async, statusMessage or
 // additionalContextLimit would change the hash, so they are refused here
 // rather than trusted wrongly.
@@ -103,7 +103,7 @@ func codexTrustEntries(path string) ([]codexTrustEntry, error) {
 	sort.Strings(events)
 	var out []codexTrustEntry
 	for _, event := range events {
-		label := hook.CodexEventLabel(event)
+		label := host.CodexEventLabel(event)
 		for g, group := range file.Hooks[event] {
 			if _, ok := group["matcher"]; ok {
 				return nil, fmt.Errorf("%s: %s group %d has a matcher, which trustCodexHooks cannot hash", path, event, g)
@@ -128,8 +128,8 @@ func codexTrustEntries(path string) ([]codexTrustEntry, error) {
 					return nil, fmt.Errorf("%s: %s hook %d:%d has timeout %v", path, event, g, h, timeout)
 				}
 				out = append(out, codexTrustEntry{
-					key:  hook.CodexTrustKey(path, label, g, h),
-					hash: hook.CodexHookHash(label, command, int(timeout)),
+					key:  host.CodexTrustKey(path, label, g, h),
+					hash: host.CodexHookHash(label, command, int(timeout)),
 				})
 			}
 		}
