@@ -32,6 +32,9 @@ var claudeSuite = hostSuite[string]{host: "Claude Code " + claudeVersion, verb: 
 // says so once more after the last test.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if r := releasesRan(); r != "" {
+		fmt.Fprintf(os.Stderr, "e2e: the hosts ran at\n%s\n", r)
+	}
 	if built.tmp != "" {
 		os.RemoveAll(built.tmp)
 	}
@@ -40,6 +43,8 @@ func TestMain(m *testing.M) {
 		{codexSuite.skip, codexHost},
 		{geminiSuite.skip, "Gemini CLI " + geminiVersion},
 		{copilotSuite.skip, copilotHost},
+		{qwenSuite.skip, qwenSuite.host},
+		{droidSuite.skip, droidSuite.host},
 	} {
 		if s.skip == "" {
 			continue
