@@ -17,12 +17,14 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/internal/testhome"
 )
 
 var update = flag.Bool("u", false, "update the expected output inside the testscripts")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	// The tests run in a home of their own; each script in one of its own.
+	testscript.Main(testhome.Wrap(m), map[string]func(){
 		"loophook": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }

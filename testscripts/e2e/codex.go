@@ -81,9 +81,14 @@ func installCodex(ctx context.Context) (string, error) {
 				// running a registry's code outside the binary under test.
 				"--ignore-scripts", "--include=optional")
 		},
-		check: func(dir string) error { return checkCodexInstall(ctx, dir) },
+		check: checkCodexInstall,
 	}.get()
 	if err != nil {
+		return "", err
+	}
+	// Asked of the cached copy, which stays whatever the answer: a good
+	// download is never thrown away for what a run of it printed.
+	if err := checkCodexRuns(ctx, dir); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, codexLauncher), nil
@@ -102,8 +107,8 @@ func codexInstalled(dir string) bool {
 
 // checkCodexInstall checks that npm installed the pinned packages, the
 // native binary included (npm skips an optional dependency it cannot
-// install without failing), and that the launcher runs it.
-func checkCodexInstall(ctx context.Context, dir string) error {
+// install without failing).
+func checkCodexInstall(dir string) error {
 	locked, err := readNPMLock(dir, "package-lock.json")
 	if err != nil {
 		return err
@@ -120,13 +125,41 @@ func checkCodexInstall(ctx context.Context, dir string) error {
 		return fmt.Errorf("npm installed no %s under %s (was the optional dependency omitted? npm config get omit)",
 			codexNative, dir)
 	}
+	return nil
+}
+
+// checkCodexRuns checks that the launcher in dir runs the pinned Codex, in
+// a home of its own: run with the real one, Codex writes into it
+// (~/.codex/tmp).
+func checkCodexRuns(ctx context.Context, dir string) error {
+	home, err := os.MkdirTemp("", "codex-e2e-home-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(home)
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "node", filepath.Join(dir, codexLauncher), "--version").CombinedOutput()
-	if err != nil || strings.TrimSpace(string(out)) != "codex-cli "+codexVersion {
-		return fmt.Errorf("codex --version: %v: %q, want codex-cli %s", err, out, codexVersion)
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(dir, codexLauncher), "--version")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex")}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if got, ok := codexVersionOf(out); err != nil || !ok || got != codexVersion {
+		return fmt.Errorf("codex --version: %v: %q %q, want codex-cli %s", err, out, stderr.String(), codexVersion)
 	}
 	return nil
+}
+
+// codexVersionOf reads the version from what `codex --version` printed:
+// its "codex-cli X" line, among whatever warnings Codex prints around it
+// (one when CODEX_HOME is missing or HOME is under /tmp).
+func codexVersionOf(out []byte) (string, bool) {
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "codex-cli "); ok && v != "" && !strings.ContainsAny(v, " \t") {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // codexSession is one scratch project set up for Codex: its own HOME and

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -31,11 +32,16 @@ func runNPM(ctx context.Context, work, spec string, timeout time.Duration, args 
 	if err != nil {
 		return nil, fmt.Errorf("%w: npm is not installed: %v", errUnreachable, err)
 	}
+	env, err := npmEnv(work)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	run := func(args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, npm, args...)
 		cmd.Dir = work
+		cmd.Env = env
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
@@ -48,6 +54,46 @@ func runNPM(ctx context.Context, work, spec string, timeout time.Duration, args 
 		return nil, err
 	}
 	return run(args...)
+}
+
+// npmEnv is npm's environment: ours, but with a home, cache and logs of
+// its own in work, so that npm writes nothing into the real home (work and
+// all in it go once the install is in place), while it still reads the
+// person's npm configuration, and so reaches the registry that names.
+func npmEnv(work string) ([]string, error) {
+	userconfig := ""
+	for _, key := range []string{"npm_config_userconfig", "NPM_CONFIG_USERCONFIG"} {
+		if v := os.Getenv(key); v != "" && userconfig == "" {
+			userconfig = v
+		}
+	}
+	if userconfig == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			userconfig = filepath.Join(home, ".npmrc")
+		}
+	}
+	home := filepath.Join(work, "npm-home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, err
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		key, _, _ := strings.Cut(kv, "=")
+		switch strings.ToLower(key) {
+		case "home", "npm_config_cache", "npm_config_userconfig", "npm_config_logs_dir":
+			return true
+		}
+		return false
+	})
+	env = append(env,
+		"HOME="+home,
+		"npm_config_cache="+filepath.Join(home, ".npm"),
+		"npm_config_logs_dir="+filepath.Join(home, ".npm", "_logs"),
+		"npm_config_update_notifier=false",
+	)
+	if userconfig != "" {
+		env = append(env, "npm_config_userconfig="+userconfig)
+	}
+	return env, nil
 }
 
 // npm settings for the metadata probe: when the registry refuses
