@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 )
 
@@ -22,11 +21,6 @@ var (
 // the input, or until a whole JSON object has come and nothing follows it
 // within inputGrace.
 func readStdin(r io.Reader) ([]byte, error) {
-	if f, ok := r.(*os.File); ok {
-		if data, ok, err := readFileStdin(f); ok {
-			return data, err
-		}
-	}
 	type chunk struct {
 		data  []byte
 		err   error
