@@ -36,7 +36,8 @@ func FindState(start string, only *schema.Dialect) Found {
 	}
 	var found Found
 	var foundIn string
-	for d := range dirsUp(start) {
+	for _, path := range parents(start) {
+		d := dir{path}
 		if found.Path == "" {
 			found, foundIn = findIn(d, only), d.path
 			if found.Path != "" && foundIn == start {
@@ -48,7 +49,7 @@ func FindState(start string, only *schema.Dialect) Found {
 			// is a file, and only that is read.
 			if found.Path == "" && !d.isDir(".git") {
 				if main := mainWorkTree(d.path); main != "" {
-					found = findIn(dir{path: main, fd: -1}, only)
+					found = findIn(dir{main}, only)
 				}
 			}
 			return found
@@ -61,23 +62,23 @@ func FindState(start string, only *schema.Dialect) Found {
 	return found
 }
 
-// dir is one directory of the search: its path, and the directory held
-// open where the system allows it (find_linux.go), -1 where not.
-type dir struct {
-	path string
-	fd   int
+// dir is one directory of the search.
+type dir struct{ path string }
+
+// has reports whether name is in d, as os.Lstat finds it.
+func (d dir) has(name string) bool { return exists(filepath.Join(d.path, name)) }
+
+// isDir reports whether name in d is a directory, or a link to one, as
+// os.Stat finds it.
+func (d dir) isDir(name string) bool {
+	fi, err := os.Stat(filepath.Join(d.path, name))
+	return err == nil && fi.IsDir()
 }
 
 // exists reports whether os.Lstat finds path.
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-// statDir reports whether os.Stat finds a directory at path.
-func statDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
 }
 
 // parents are path and the directories above it, nearest first.
