@@ -48,6 +48,9 @@ func TestHelperStop(t *testing.T) {
 			select {}
 		}
 	}
+	if d, err := time.ParseDuration(os.Getenv(deadlineEnv)); err == nil {
+		inputDeadline = d
+	}
 	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits(), Started: processStarted}
 	// A test that starts processes as a host does says when it did: a
 	// loaded machine can run one process to its end before the next has
@@ -66,6 +69,11 @@ func stopProcess(ctx context.Context, input string, env ...string) *exec.Cmd {
 	cmd.Stdin = strings.NewReader(input)
 	return cmd
 }
+
+// deadlineEnv sets a helper process's stdin deadline: a test that starts
+// many before it writes to any of them, on a loaded machine, can take
+// longer than the hook's 1.5s to start them all.
+const deadlineEnv = "LOOPHOOK_TEST_INPUT_DEADLINE"
 
 // startedEnv tells a helper process when its parent started it.
 const startedEnv = "LOOPHOOK_TEST_STARTED"
@@ -139,7 +147,7 @@ func TestConcurrentStops(t *testing.T) {
 			var procs []*proc
 			for _, s := range tc.sessions {
 				for i := range tc.each {
-					p := &proc{session: s, msg: fmt.Sprintf("reply %d", i), cmd: stopProcess(ctx, "")}
+					p := &proc{session: s, msg: fmt.Sprintf("reply %d", i), cmd: stopProcess(ctx, "", deadlineEnv+"=1m")}
 					p.cmd.Stdin = nil
 					var err error
 					if p.stdin, err = p.cmd.StdinPipe(); err != nil {
