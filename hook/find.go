@@ -217,3 +217,15 @@ func mainWorkTree(dir string) string {
 	}
 	return main
 }
+
+// WorkTreeTop is the top of the git work tree that holds dir (the first
+// directory upward with a .git, as the state search climbs), else dir
+// itself; linked says the top is a linked worktree, whose .git is a file.
+func WorkTreeTop(dir string) (top string, linked bool) {
+	for _, d := range parents(dir) {
+		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, fi.Mode().IsRegular()
+		}
+	}
+	return dir, false
+}

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/loophook/loophook/hook"
 )
@@ -70,58 +69,6 @@ func keptPerm(dir *os.Root, name string, perm fs.FileMode) fs.FileMode {
 		return fi.Mode().Perm()
 	}
 	return perm
-}
-
-// refuseLink fails when path is a symbolic link, so that a person's
-// command never writes through one; hint says what to do about it, and what
-// it points to.
-func refuseLink(path, what string, hint linkHint) error {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return errLink(shown(path), hint(shown(path), what))
-	}
-	return nil
-}
-
-// openDirNoLink opens dir as a root to write in, after checking that it is
-// not a symbolic link, and that the root opened is the directory checked.
-func openDirNoLink(dir string, hint linkHint) (*os.Root, error) {
-	if err := refuseLink(dir, pointsToDir, hint); err != nil {
-		return nil, err
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	opened, err := root.Stat(".")
-	if err == nil {
-		var now fs.FileInfo
-		if now, err = os.Lstat(dir); err == nil && !os.SameFile(opened, now) {
-			err = errLink(shown(dir), hint(shown(dir), pointsToDir))
-		}
-	}
-	if err != nil {
-		root.Close()
-		return nil, err
-	}
-	return root, nil
-}
-
-// brokenName is a name beside name in dir that nothing has yet, for a file
-// moved aside at now: name.broken-20261123T140501, then -2, -3 … after it.
-func brokenName(dir *os.Root, name string, now time.Time) (string, error) {
-	base := name + ".broken-" + now.Format("20060102T150405")
-	for i := 1; i <= 1000; i++ {
-		candidate := base
-		if i > 1 {
-			candidate = fmt.Sprintf("%s-%d", base, i)
-		}
-		if _, err := dir.Lstat(candidate); errors.Is(err, fs.ErrNotExist) {
-			return candidate, nil
-		} else if err != nil {
-			return "", err
-		}
-	}
-	return "", errAllTaken(base)
 }
 
 // makeDirs creates dir and the directories above it that are missing, and

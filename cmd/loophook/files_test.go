@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-	"time"
 )
 
 func TestWriteSettingsKeepsModeAndLinks(t *testing.T) {
@@ -82,47 +81,5 @@ func TestFailedWriteLeavesNothing(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(old); string(data) != "old" {
 		t.Errorf("the file holds %q, want old", data)
-	}
-	// init: no .loop, no .gitignore, no temporary file.
-	project := filepath.Join(dir, "project")
-	if err := os.Mkdir(project, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := startLoop(filepath.Join(project, ".loop", "state.json"), []byte("{}\n"), false); err == nil {
-		t.Fatal("startLoop succeeded")
-	}
-	for _, d := range []string{dir, project} {
-		entries, _ := os.ReadDir(d)
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		if want := map[string]int{dir: 2, project: 0}[d]; len(names) != want {
-			t.Errorf("%s holds %q, want %d entries", d, names, want)
-		}
-	}
-}
-
-func TestBrokenNameNeverOverwrites(t *testing.T) {
-	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	now := time.Date(2026, 11, 23, 14, 5, 1, 0, time.UTC)
-	for _, want := range []string{
-		"state.json.broken-20261123T140501",
-		"state.json.broken-20261123T140501-2",
-		"state.json.broken-20261123T140501-3",
-	} {
-		got, err := brokenName(root, "state.json", now)
-		if err != nil || got != want {
-			t.Fatalf("brokenName = %q, %v; want %q", got, err, want)
-		}
-		// Taken by anything, even a link to nothing.
-		if err := os.Symlink("nowhere", filepath.Join(dir, got)); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

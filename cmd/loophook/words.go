@@ -1,13 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"strings"
 
+	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/statefile"
 )
 
 // Every sentence a person reads from loophook's commands is written here or
@@ -71,10 +72,6 @@ func errRead(name string, err error) error {
 	return fail("", "read %s: %v", name, pathCause(err))
 }
 
-func errCreate(name string, err error) error {
-	return fail("", "create %s: %v", name, pathCause(err))
-}
-
 func errWrite(name string, err error) error {
 	return fail("", "write %s: %v", name, pathCause(err))
 }
@@ -82,14 +79,6 @@ func errWrite(name string, err error) error {
 func errLink(name, hint string) error {
 	return fail(hint, "%s is a symbolic link; refusing to write through it", name)
 }
-
-// A link hint says what to do about the link name, which points to what.
-type linkHint func(name, what string) string
-
-const (
-	pointsToFile = "the file it points to"
-	pointsToDir  = "what it points to"
-)
 
 func whyNotRegular(m fs.FileMode) string {
 	return "not a regular file (" + fileKind(m) + ")"
@@ -116,25 +105,7 @@ func errLarger(limit int64) error {
 	return fmt.Errorf("larger than %d MiB", limit>>20)
 }
 
-func errAllTaken(base string) error {
-	return fmt.Errorf("%s-2 to -1000 are all taken", base)
-}
-
-// errOpen says that the directory name cannot be opened to write in, unless
-// err says why already.
-func errOpen(name string, err error) error {
-	var f *failure
-	if errors.As(err, &f) {
-		return err
-	}
-	return fail("", "open %s: %v", name, pathCause(err))
-}
-
 // cancel
-
-func cancelLinkHint(name, what string) string {
-	return fmt.Sprintf("to end the loop, remove the link (rm %s): %s stays as it is", name, what)
-}
 
 func msgCancelled(path, was string) string {
 	return fmt.Sprintf("cancelled the loop in %s (status was %s)", path, was)
@@ -148,28 +119,16 @@ func msgMovedAside(from, to, why string) string {
 	return fmt.Sprintf("cancelled the loop by moving %s to %s, since it cannot be edited: %s", from, to, why)
 }
 
-const whyEmpty = "the file is empty"
-
-func whyInvalidCancelled(problems int) string {
-	return fmt.Sprintf("not a valid loop state (%d %s), even cancelled", problems, plural(problems, "problem"))
-}
-
-func errNothingToCancel(path string, err error) error {
-	return fail("", "%s: %v", path, err)
-}
-
-func errMoveAside(path string, err error) error {
-	return fail("remove it to end the loop", "move %s aside: %v", path, err)
-}
-
 // init
 
-func initLinkHint(name, what string) string {
-	return fmt.Sprintf("remove the link (rm %s) to start a new loop here: %s stays as it is", name, what)
-}
-
-func errStateExists(path string) error {
-	return fail("add --force to replace it, or end its loop with: loophook cancel", "%s already exists", path)
+// msgStarted sums up a new loop, with the hook's ceiling on its iterations
+// when it asked for more.
+func msgStarted(path string, l statefile.Loop) string {
+	max := count(l.MaxIterations, "iteration", "iterations")
+	if c := criteria.DefaultIterationCeiling; l.MaxIterations > c {
+		max = fmt.Sprintf("%s; the hook holds it to %d (its --iteration-ceiling)", max, c)
+	}
+	return fmt.Sprintf("wrote %s: %s, %s, at most %s", path, count(len(l.Criteria), "criterion", "criteria"), count(len(l.Steps), "step", "steps"), max)
 }
 
 // install and uninstall
