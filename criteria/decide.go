@@ -145,6 +145,9 @@ type Evaluation struct {
 	// Removed are criteria of the loop's contract that the state no longer
 	// lists: unmet until a person accepts the change.
 	Removed []string
+	// Budgets are the budgets of the approved .loophook.json, as loophook
+	// measured them for this loop.
+	Budgets []Measured
 	// LastMessage returns the agent's last message; it is called only when
 	// a rule needs it, and at most once, because reading a transcript costs.
 	LastMessage func() (string, error)
@@ -262,7 +265,7 @@ func budget(e Evaluation, lim Limits) (Verdict, bool) {
 	l := e.Loop
 	b, ok := Budget(l, lim)
 	if !ok || l.Cost < b {
-		return Verdict{}, false
+		return measuredBudget(e)
 	}
 	return stop(RuleBudget, reasonBudget(l, lim, b)), true
 }

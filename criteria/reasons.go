@@ -74,6 +74,48 @@ func reasonBudget(l *Loop, lim Limits, budget float64) string {
 	return fmt.Sprintf("budget spent: cost %s of %s; the loop ends here", number(l.Cost), of)
 }
 
+func reasonMeasured(m Measured) string {
+	switch m.Measure {
+	case MeasureTokens:
+		return fmt.Sprintf("token budget reached: %s tokens since the loop began, of %s; the loop ends here", m.Figure(m.Used), m.Figure(m.Limit))
+	case MeasureTurns:
+		return fmt.Sprintf("turn budget reached: %s continuations since the loop began, of %s; the loop ends here", m.Figure(m.Used), m.Figure(m.Limit))
+	}
+	return fmt.Sprintf("time budget reached: %s since the loop began, of %s; the loop ends here", m.Figure(m.Used), m.Figure(m.Limit))
+}
+
+// BudgetsLeft tells a resumed agent what is left of each budget loophook
+// measures; "" when there is none.
+func BudgetsLeft(budgets []Measured) string {
+	var parts []string
+	for _, m := range budgets {
+		switch {
+		case m.Unrecorded:
+			parts = append(parts, fmt.Sprintf("%s: %s (not recorded by this host)", m.Measure, m.Figure(m.Limit)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s: %s left of %s", m.Measure, m.Figure(m.Left()), m.Figure(m.Limit)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Budgets loophook measures for this loop: " + strings.Join(parts, "; ") + "; reaching one ends the loop."
+}
+
+// thousands writes a whole number with its thousands apart: 2,000,000.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
 func reasonGuard(unchanged int, path string) string {
 	return fmt.Sprintf("runaway guard: %d stops in a row with no new progress in %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
 }

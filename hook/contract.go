@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
 
@@ -36,6 +37,9 @@ type contractHeader struct {
 	// contract (more were added), so that the next stop with those
 	// criteria need not read the names again.
 	Covered string `json:"covered,omitempty"`
+	// Began is when the contract began, Unix nanoseconds: the budgets of
+	// .loophook.json count from then (0 in a contract written before).
+	Began int64 `json:"began,omitempty"`
 }
 
 // ContractChange is what accepting a loop's criteria changed.
@@ -53,7 +57,7 @@ type ContractChange struct {
 // is for a note: the removed criteria are still right.
 func (s Store) Removed(l *criteria.Loop, remember bool) ([]string, error) {
 	names := criterionNames(l)
-	now := Contract{contractHeader: contractHeader{Spec: hashOf(l.Spec), Sum: setSum(names)}, Criteria: names}
+	now := Contract{contractHeader: contractHeader{Spec: hashOf(l.Spec), Sum: setSum(names), Began: time.Now().UnixNano()}, Criteria: names}
 	// A contract the hook did not write counts as none, and is replaced.
 	fresh := func(err error) ([]string, error) {
 		if remember && len(names) > 0 {
@@ -100,13 +104,27 @@ func (s Store) Removed(l *criteria.Loop, remember bool) ([]string, error) {
 func (s Store) Accept(l *criteria.Loop) (ContractChange, error) {
 	names := criterionNames(l)
 	change := ContractChange{New: true, Added: names}
+	next := Contract{contractHeader: contractHeader{Spec: hashOf(l.Spec), Sum: setSum(names), Began: time.Now().UnixNano()}, Criteria: names}
 	if _, dir, err := s.readHeader(); err == nil && dir != "" {
 		if old, err := readContract(filepath.Join(dir, contractFile)); err == nil {
 			change = ContractChange{Removed: missing(old.Criteria, names), Added: missing(names, old.Criteria)}
+			if old.Spec == next.Spec && old.Began != 0 {
+				// The same loop's criteria accepted: its budgets go on.
+				next.Began = old.Began
+			}
 		}
 	}
-	next := Contract{contractHeader: contractHeader{Spec: hashOf(l.Spec), Sum: setSum(names)}, Criteria: names}
 	return change, s.writeContract(nil, next)
+}
+
+// Began returns when the loop's contract began; false when there is no
+// contract, or it does not say.
+func (s Store) Began() (time.Time, bool) {
+	head, dir, err := s.readHeader()
+	if err != nil || dir == "" || head.Began == 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, head.Began), true
 }
 
 // readHeader reads the contract's first line from the first directory of

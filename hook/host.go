@@ -26,6 +26,9 @@ type Wire struct {
 	LastMessage func(in Input) (string, error)
 	// ProjectDir lists the environment variables that name the project.
 	ProjectDir []string
+	// Usage says where the host records the session's token usage; nil
+	// when it records none.
+	Usage func(in Input) UsageSource
 }
 
 // Prefix starts every message loophook writes for a person.

@@ -33,6 +33,8 @@ type Entry struct {
 	Fingerprint string        `json:"fingerprint"`
 	Changed     bool          `json:"changed"` // the state changed since the session's last evaluation
 	Guard       int           `json:"guard"`
+	// Budgets are the measured budgets at the verdict.
+	Budgets []criteria.Measured `json:"budgets,omitempty"`
 }
 
 // Journal is the log of a loop's verdicts, one JSON line each, beside the
@@ -90,6 +92,25 @@ func (e Entry) appendJSON(b []byte) []byte {
 	b = strconv.AppendBool(b, e.Changed)
 	b = append(b, `,"guard":`...)
 	b = strconv.AppendInt(b, int64(e.Guard), 10)
+	if len(e.Budgets) > 0 {
+		b = append(b, `,"budgets":[`...)
+		for i, m := range e.Budgets {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"measure":`...)
+			b = AppendJSONString(b, string(m.Measure))
+			b = append(b, `,"used":`...)
+			b = strconv.AppendInt(b, m.Used, 10)
+			b = append(b, `,"limit":`...)
+			b = strconv.AppendInt(b, m.Limit, 10)
+			if m.Unrecorded {
+				b = append(b, `,"unrecorded":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
 }
 

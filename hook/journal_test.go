@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -51,6 +52,9 @@ func TestJournalLineIsEncodingJSONs(t *testing.T) {
 		"ünïcödé 雪 \u2028\u2029 🎉", "not UTF-8: \xff\xfe end", "\xc3"} {
 		e := Entry{Time: time.Date(2026, 11, 23, 9, 8, 7, 6005004, time.FixedZone("x", 3600)), Session: s, Host: "claude" + s,
 			Dialect: s + "hope", OK: len(s)%2 == 0, Rule: criteria.Rule(s), Reason: s, Fingerprint: "f" + s, Changed: len(s)%3 == 0, Guard: len(s) - 5}
+		if len(s)%2 == 1 {
+			e.Budgets = []criteria.Measured{{Measure: criteria.MeasureTokens, Used: 1234567, Limit: int64(len(s)), Unrecorded: len(s) == 1}, {Measure: criteria.MeasureTurns, Used: 3, Limit: 4}}
+		}
 		line := e.appendJSON(nil)
 		want, err := json.Marshal(e)
 		if err != nil {
@@ -67,7 +71,7 @@ func TestJournalLineIsEncodingJSONs(t *testing.T) {
 			t.Errorf("%q: time %v, want %v", s, got.Time, wantEntry.Time)
 		}
 		got.Time, wantEntry.Time = time.Time{}, time.Time{}
-		if got != wantEntry {
+		if !reflect.DeepEqual(got, wantEntry) {
 			t.Errorf("%q: read back as %+v, want %+v", s, got, wantEntry)
 		}
 		if k, wk := keys(t, line), keys(t, want); !slices.Equal(k, wk) {

@@ -4,6 +4,7 @@
 package hook
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/usage"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -61,6 +63,10 @@ type Result struct {
 	Host    string // the host's name: whose session this is
 	Memory  Memory // the session's memory after the evaluation
 	Context string // for a session start: what the agent is told
+	// Budgets are the loop's measured budgets at this evaluation, and
+	// Tokens the tokens counted (nil when none was asked for).
+	Budgets []criteria.Measured
+	Tokens  *usage.Usage
 }
 
 // Run answers one hook call: it reads the input, finds the state, decides
@@ -131,8 +137,9 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	}
 	store := StoreFor(found)
 	key := stopKey(in)
-	var contractErr error
-	changed := true
+	var contractErr, budgetErr error
+	changed, again := true, false
+	budget := o.budget(in)
 	decide := func(prev Memory, ok bool) Memory {
 		// Only a stop with stop_hook_active counts anything, so only such
 		// a stop is remembered for a second registration; a turn's first
@@ -140,7 +147,7 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		if remember && ok && in.StopHookActive && prev.Last.sameStop(key, o.Started, time.Now()) {
 			// The same stop again: the verdict it was given, nothing
 			// counted twice.
-			r.Verdict, r.Memory, changed = prev.Last.verdict(), prev, false
+			r.Verdict, r.Memory, changed, again = prev.Last.verdict(), prev, false, true
 			return prev
 		}
 		// The contract is checked once per state a session sees: hashing
@@ -157,7 +164,14 @@ func Evaluate(o Options, in Input, remember bool) Result {
 				e.Unchanged = prev.Unchanged + 1
 			}
 		}
+		e.Budgets, r.Tokens = nil, nil
+		if l.Loop != nil && anyBudget(budget) && contractErr == nil {
+			var m Measured
+			m, budgetErr = store.measure(budget, o.Host, in, remember, time.Now())
+			e.Budgets, r.Tokens = m.Budgets, &m.Tokens
+		}
 		r.Verdict = criteria.Decide(e, o.Limits)
+		r.Budgets = e.Budgets
 		r.Memory = Memory{
 			Seen:          seen(prev.Seen, l.Progress),
 			Unchanged:     e.Unchanged,
@@ -186,7 +200,11 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		prev, ok, err = store.Read(in.SessionID)
 		decide(prev, ok)
 	}
-	for _, err := range []error{contractErr, err} {
+	if remember && !again && !r.OK && len(r.Budgets) > 0 {
+		// A continuation granted: the turns budget counts it, once.
+		budgetErr = errors.Join(budgetErr, store.countTurn(time.Now()))
+	}
+	for _, err := range []error{contractErr, budgetErr, err} {
 		if err != nil {
 			o.note(fmt.Sprintf(noteNote, err))
 		}
@@ -203,6 +221,7 @@ func (o Options) journal(store Store, r Result, l *Loaded, in Input, changed boo
 	e := Entry{
 		Time: time.Now().UTC(), Session: in.SessionID, Host: o.Host.Name, Dialect: l.Dialect.Name,
 		OK: r.OK, Rule: r.Rule, Reason: r.Reason, Fingerprint: l.Progress, Changed: changed, Guard: r.Memory.Unchanged,
+		Budgets: r.Budgets,
 	}
 	err := Journal{Dir: store.Dir}.Append(e)
 	if err != nil && store.Cache != "" && store.Cache != store.Dir {

@@ -64,3 +64,10 @@ const (
 	transcriptNoMessage   = "the transcript has no assistant message"
 	transcriptNoMessageIn = "no assistant message in the last %d MiB of the transcript"
 )
+
+// Budget problems.
+const (
+	usageUnreadable  = "read the host's token usage in %s: %v"
+	budgetUnreadable = "read the loop's budget record %s: %v; its counts start afresh"
+	budgetDamaged    = "the loop's budget record %s is damaged; its counts start afresh"
+)

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 	// The tests run in a home of their own; each script in one of its own.
 	testscript.Main(testhome.Wrap(m), map[string]func(){
 		"loophook": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"approve":  func() { os.Exit(approveMain()) },
 	})
 }
 
@@ -74,6 +75,8 @@ func params(dir string) testscript.Params {
 			"sleep":    sleep,
 			"genfile":  genfile,
 			"backdate": backdate,
+			"now":      now,
+			"appendx":  appendx,
 		},
 		Condition: ruleCondition,
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/usage"
 )
 
 // Claude Code: settings.json in three scopes, Stop and SessionStart in
@@ -16,6 +17,7 @@ var claude = Host{
 		Stop:         blockOrTell,
 		SessionStart: hookSpecificContext,
 		LastMessage:  claudeLastMessage,
+		Usage:        claudeUsage,
 		ProjectDir:   []string{"CLAUDE_PROJECT_DIR"},
 	},
 	AgentEnv: []string{"CLAUDECODE"},
@@ -66,4 +68,10 @@ func claudeLastMessage(in hook.Input) (string, error) {
 		return *in.LastAssistantMessage, nil
 	}
 	return hook.LastAssistantText(in.TranscriptPath)
+}
+
+// claudeUsage: Claude Code records each message's usage in its transcript,
+// which it writes behind the hook.
+func claudeUsage(in hook.Input) hook.UsageSource {
+	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Claude, Lags: true}
 }

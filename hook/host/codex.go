@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/usage"
 )
 
 // Codex CLI: hooks.json in the project or $CODEX_HOME, Claude Code's
@@ -28,6 +29,7 @@ var codex = Host{
 		Stop:         blockOrTell,
 		SessionStart: hookSpecificContext,
 		LastMessage:  codexLastMessage,
+		Usage:        codexUsage,
 	},
 	// Set by Codex's shell tool for the commands it runs.
 	AgentEnv: []string{"CODEX_THREAD_ID", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED"},
@@ -245,4 +247,9 @@ func codexHookIdentity(eventLabel, command string, timeoutSec int) []byte {
 	b = strconv.AppendInt(b, int64(timeoutSec), 10)
 	b = append(b, `,"type":"command"}]}`...)
 	return b
+}
+
+// codexUsage: Codex records a token_usage_record per response in its rollout.
+func codexUsage(in hook.Input) hook.UsageSource {
+	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Codex}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/usage"
 )
 
 // Copilot CLI: a hooks file of loophook's own, flat handlers, agentStop,
@@ -32,6 +33,7 @@ var copilot = Host{
 		},
 		SessionStart: func(context string) any { return topContext{AdditionalContext: context} },
 		LastMessage:  copilotLastMessage,
+		Usage:        copilotUsage,
 		ProjectDir:   []string{"COPILOT_PROJECT_DIR"},
 	},
 	// Set for every command Copilot CLI runs, its hooks included
@@ -206,4 +208,10 @@ func copilotStop(line []byte, timestamp int64) bool {
 		return false
 	}
 	return epochMillis(entry.Data.Input.Timestamp) == timestamp
+}
+
+// copilotUsage: Copilot CLI records a session.usage_record per model call in
+// its events.jsonl.
+func copilotUsage(in hook.Input) hook.UsageSource {
+	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Copilot}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/usage"
 )
 
 // Gemini CLI: settings.json with comments, in the directory gemini starts
@@ -20,6 +21,7 @@ var gemini = Host{
 		Stop:         blockOrTell,
 		SessionStart: hookSpecificContext,
 		LastMessage:  geminiLastMessage,
+		Usage:        geminiUsage,
 		ProjectDir:   []string{"GEMINI_PROJECT_DIR"},
 	},
 	// Set by Gemini CLI's shell tool for the commands it runs.
@@ -122,4 +124,9 @@ func geminiText(line []byte) (string, bool) {
 		return "", false
 	}
 	return *content, true
+}
+
+// geminiUsage: Gemini CLI records a gemini record's tokens in its session file.
+func geminiUsage(in hook.Input) hook.UsageSource {
+	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Gemini}
 }

@@ -108,7 +108,7 @@ func (h Host) Under(getenv func(string) string) Host {
 			continue
 		}
 		u := h
-		u.Name, u.Title, u.ReadInput, u.LastMessage, u.ProjectDir = g.Name, g.Title, g.ReadInput, g.LastMessage, g.ProjectDir
+		u.Name, u.Title, u.ReadInput, u.LastMessage, u.ProjectDir, u.Usage = g.Name, g.Title, g.ReadInput, g.LastMessage, g.ProjectDir, g.Usage
 		u.AgentEnv = g.AgentEnv
 		return u
 	}

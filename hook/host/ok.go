@@ -16,5 +16,6 @@ var strict = Host{Wire: hook.Wire{
 	Stop:         func(v criteria.Verdict) any { return okAnswer{OK: v.OK, Reason: v.Reason} },
 	SessionStart: func(context string) any { return okAnswer{OK: true, Reason: context} },
 	LastMessage:  claudeLastMessage,
+	Usage:        claudeUsage,
 	ProjectDir:   []string{"CLAUDE_PROJECT_DIR"},
 }}

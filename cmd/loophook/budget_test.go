@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/loophook/loophook/hook/config"
+)
+
+// now sets VAR to the time now, RFC 3339 in UTC, for a transcript line
+// written after the loop's contract began:
+//
+//	now VAR
+func now(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: now VAR")
+	}
+	ts.Setenv(args[0], time.Now().UTC().Format(time.RFC3339Nano))
+}
+
+// appendx appends SRC to DST, replacing $VARS with the script's
+// environment, as a host appends to its transcript:
+//
+//	appendx SRC DST
+func appendx(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: appendx SRC DST")
+	}
+	f, err := os.OpenFile(ts.MkAbs(args[1]), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	ts.Check(err)
+	_, err = f.WriteString(os.Expand(ts.ReadFile(args[0]), ts.Getenv))
+	ts.Check(err)
+	ts.Check(f.Close())
+}
+
+// approveMain approves the .loophook.json of the directory it is given as
+// a person's loophook accept does, without the terminal a script does not
+// have; a program of its own, so that it runs in the script's home:
+//
+//	exec approve DIR
+func approveMain() int {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: approve DIR")
+		return 2
+	}
+	if _, err := config.Approve(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,336 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/usage"
+)
+
+// Budget is what a person's approved .loophook.json asks loophook to
+// measure for a loop (SPEC section 6); a zero field is no limit.
+type Budget = config.Budget
+
+// anyBudget reports whether the budget sets any limit.
+func anyBudget(b Budget) bool { return b.Tokens > 0 || b.Turns > 0 || b.Duration > 0 }
+
+// budgetFile is the loop's budget record in the store: like the contract,
+// the loop's and not one session's, so it spans sessions.
+const budgetFile = ".budget"
+
+// keepSources caps the files a budget record follows; the tokens of one
+// dropped stay in Closed.
+const keepSources = 32
+
+// maxSummed caps a host's summed usage file (Droid's settings), a few KiB.
+const maxSummed = 1 << 20
+
+// budgetRecord is what the hook has measured for a loop since its
+// contract began.
+type budgetRecord struct {
+	Began  int64       `json:"began"` // when the contract began, Unix nanoseconds
+	Turns  int64       `json:"turns"` // stops blocked since
+	Closed usage.Usage `json:"closed"`
+	// Sources are the hosts' files of the loop's sessions, each read as
+	// far as its cursor.
+	Sources []usageSource `json:"sources,omitempty"`
+}
+
+// usageSource is one host file of a session and what it holds for the loop.
+type usageSource struct {
+	Path   string       `json:"path"`
+	Cursor usage.Cursor `json:"cursor"`
+	// Base is, for a host that keeps a session's sum, that sum when the
+	// file was first seen after the contract began: the loop's part is
+	// the rest.
+	Base   usage.Usage `json:"base"`
+	Read   int64       `json:"read"` // when last read, Unix seconds
+	Summed bool        `json:"summed,omitempty"`
+}
+
+func (s usageSource) tokens() usage.Usage { return s.Cursor.Sum.Sub(s.Base) }
+
+// tokens is the loop's tokens over every file.
+func (r budgetRecord) tokens() usage.Usage {
+	sum := r.Closed
+	for _, s := range r.Sources {
+		sum = sum.Add(s.tokens())
+	}
+	return sum
+}
+
+// Measured is a loop's budgets as the hook measured them at one stop.
+type Measured struct {
+	Budgets []criteria.Measured
+	Tokens  usage.Usage // the tokens counted, by kind
+}
+
+// UsageSource says where a host records a session's token usage: a JSON
+// Lines file read incrementally in Format, or a file that keeps the
+// session's sum (Summed).
+type UsageSource struct {
+	Path   string
+	Format usage.Format
+	Summed bool
+	// Lags: the host writes the file behind the hook, so the reply the
+	// input names may not be in it yet.
+	Lags bool
+}
+
+// measure measures the loop's budgets for a stop of in: it reads what the
+// host wrote since the last stop, and with remember keeps the cursors.
+// A contract that began since the record was made starts it anew.
+func (s Store) measure(b Budget, host Wire, in Input, remember bool, now time.Time) (Measured, error) {
+	var m Measured
+	var src UsageSource
+	recorded := host.Usage != nil
+	if recorded {
+		src = host.Usage(in)
+		recorded = src.Path != ""
+	}
+	err := s.updateBudget(remember, now, func(r *budgetRecord, fresh bool) error {
+		var err error
+		if b.Tokens > 0 && recorded {
+			err = r.read(src, in, fresh, now)
+			if err != nil {
+				err = fmt.Errorf(usageUnreadable, src.Path, err)
+			}
+		}
+		m = r.measured(b, recorded, now)
+		return err
+	})
+	return m, err
+}
+
+// countTurn counts a stop the hook blocked.
+func (s Store) countTurn(now time.Time) error {
+	return s.updateBudget(true, now, func(r *budgetRecord, _ bool) error {
+		r.Turns++
+		return nil
+	})
+}
+
+// measured is the record's figures for the budget.
+func (r *budgetRecord) measured(b Budget, recorded bool, now time.Time) Measured {
+	var m Measured
+	m.Tokens = r.tokens()
+	if b.Tokens > 0 {
+		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureTokens, Used: m.Tokens.Total(), Limit: b.Tokens, Unrecorded: !recorded})
+	}
+	if b.Turns > 0 {
+		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureTurns, Used: r.Turns, Limit: int64(b.Turns)})
+	}
+	if b.Duration > 0 {
+		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureDuration, Used: max(0, now.UnixNano()-r.Began), Limit: int64(b.Duration)})
+	}
+	return m
+}
+
+// read reads the host's file from where the last stop left it.
+func (r *budgetRecord) read(src UsageSource, in Input, fresh bool, now time.Time) error {
+	i := slices.IndexFunc(r.Sources, func(s usageSource) bool { return s.Path == src.Path })
+	if i < 0 {
+		r.Sources = append(r.Sources, usageSource{Path: src.Path})
+		i = len(r.Sources) - 1
+	}
+	s := &r.Sources[i]
+	s.Read = now.Unix()
+	if src.Summed {
+		data, err := ReadRegular(src.Path, maxSummed)
+		if absent(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		sum, ok := usage.Droid(data)
+		if !ok {
+			return nil
+		}
+		s.Summed = true
+		if fresh && s.Cursor.Offset == 0 {
+			// First seen as the contract begins: what the session
+			// spent before is not the loop's.
+			s.Base = sum
+		}
+		s.Cursor.Sum, s.Cursor.Offset = sum, 1
+		return nil
+	}
+	f, fi, err := openRegular(src.Path)
+	if absent(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	size := fi.Size()
+	if src.Lags && in.LastAssistantMessage != nil {
+		size = awaitReply(f, size, *in.LastAssistantMessage)
+	}
+	c, _, err := usage.Read(f, size, s.Cursor, time.Unix(0, r.Began), src.Format)
+	if err != nil {
+		return err
+	}
+	s.Cursor = c
+	r.prune()
+	return nil
+}
+
+// prune keeps the record's sources to keepSources, the most recently read.
+func (r *budgetRecord) prune() {
+	if len(r.Sources) <= keepSources {
+		return
+	}
+	slices.SortStableFunc(r.Sources, func(a, b usageSource) int { return int(b.Read - a.Read) })
+	for _, s := range r.Sources[keepSources:] {
+		r.Closed = r.Closed.Add(s.tokens())
+	}
+	r.Sources = r.Sources[:keepSources]
+}
+
+// Waiting for a host that writes its file behind the hook: how long at
+// most, and how often to look.
+const (
+	awaitLimit = 200 * time.Millisecond
+	awaitPoll  = 10 * time.Millisecond
+)
+
+// awaitReply waits, up to awaitLimit, until the transcript holds the reply
+// the input names as its last assistant message, and returns the file's
+// size then. Claude Code writes the transcript behind the hook: without
+// the wait a budget would end the loop a turn late.
+func awaitReply(f *os.File, size int64, reply string) int64 {
+	if strings.TrimSpace(reply) == "" {
+		return size
+	}
+	deadline := time.Now().Add(awaitLimit)
+	for {
+		if text, err := lastAssistantText(f, size); err == nil && sameReply(text, reply) {
+			return size
+		}
+		if !time.Now().Before(deadline) {
+			return size
+		}
+		time.Sleep(awaitPoll)
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
+	}
+}
+
+// updateBudget reads the loop's budget record, lets next change it and,
+// with remember, writes it, under the record's lock. fresh is true when
+// the record starts anew: there was none, or the loop's contract began
+// after it was made.
+func (s Store) updateBudget(remember bool, now time.Time, next func(r *budgetRecord, fresh bool) error) error {
+	began, _ := s.Began()
+	dirs := s.dirs()
+	if len(dirs) == 0 {
+		var r budgetRecord
+		return errors.Join(next(&r, true), errors.New(memoryNowhere))
+	}
+	var first error
+	for _, dir := range dirs {
+		err, used := s.updateBudgetIn(dir, began, remember, now, next)
+		if used {
+			return err
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// updateBudgetIn is updateBudget in one directory; used is false when the
+// directory cannot be used.
+func (s Store) updateBudgetIn(dir string, began time.Time, remember bool, now time.Time, next func(*budgetRecord, bool) error) (err error, used bool) {
+	path := filepath.Join(dir, budgetFile)
+	if remember {
+		if err := s.ensureDir(dir); err != nil {
+			return err, false
+		}
+		unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
+		if err != nil {
+			return fmt.Errorf(memoryNoLock, err), false
+		}
+		defer unlock()
+	}
+	var r budgetRecord
+	var note error
+	data, err := ReadRegular(path, maxMemory)
+	switch {
+	case absent(err):
+	case err != nil:
+		note = fmt.Errorf(budgetUnreadable, path, err)
+	case json.Unmarshal(data, &r) != nil:
+		note = fmt.Errorf(budgetDamaged, path)
+		r = budgetRecord{}
+	}
+	fresh := r.Began == 0 || (!began.IsZero() && began.UnixNano() != r.Began)
+	if fresh {
+		r = r.anew(began, now)
+	}
+	err = next(&r, fresh)
+	if !remember {
+		return errors.Join(note, err), true
+	}
+	out, merr := json.Marshal(r)
+	if merr != nil {
+		return merr, true
+	}
+	if werr := writeFileAtomic(path, append(out, '\n'), 0o600, false); werr != nil {
+		return fmt.Errorf(memoryNoWrite, werr), false
+	}
+	return errors.Join(note, err), true
+}
+
+// anew is the record for a contract that began at began (now, when the
+// contract does not say): nothing counted, but every file's cursor kept,
+// since what was read before was written before the contract began.
+func (r budgetRecord) anew(began, now time.Time) budgetRecord {
+	if began.IsZero() {
+		began = now
+	}
+	n := budgetRecord{Began: began.UnixNano()}
+	for _, s := range r.Sources {
+		if s.Summed {
+			// The session's sum so far is the old contract's.
+			s.Base = s.Cursor.Sum
+			n.Sources = append(n.Sources, s)
+			continue
+		}
+		s.Cursor.Sum, s.Base = usage.Usage{}, usage.Usage{}
+		for i := range s.Cursor.Recent {
+			s.Cursor.Recent[i].Usage = usage.Usage{}
+		}
+		n.Sources = append(n.Sources, s)
+	}
+	return n
+}
+
+// sameReply reports whether the transcript's text is the reply the input
+// names: hosts differ in white space at the ends.
+func sameReply(transcript, reply string) bool {
+	return strings.TrimSpace(transcript) == strings.TrimSpace(reply)
+}
+
+// budget is the budget of the approved .loophook.json in force where the
+// search for the state started.
+func (o Options) budget(in Input) Budget {
+	if f := config.Load(config.Top(o.start(in))); f.Config != nil {
+		return f.Config.Budget
+	}
+	return Budget{}
+}
