@@ -25,6 +25,7 @@ type Input struct {
 	TurnID               string  // Codex: the same for every stop of a turn
 	PromptResponse       *string // Gemini: every text of the prompt chain
 	Timestamp            int64   // Copilot: the stop's time, epoch ms; 0 unknown
+	MessageID            string  // Droid: the id of the message that ended the turn
 	// StopKey names this stop among the session's, so that a stop that
 	// reaches the hook twice (two registrations) counts once (samestop.go).
 	StopKey string

@@ -40,7 +40,7 @@ type Host struct {
 }
 
 // table is every host, in the order help texts list them.
-var table = []Host{strict, claude, codex, gemini, copilot}
+var table = []Host{strict, claude, codex, gemini, copilot, qwen, droid}
 
 // All are the hosts.
 func All() []Host { return slices.Clone(table) }

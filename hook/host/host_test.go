@@ -143,6 +143,56 @@ func TestCopilotLastMessage(t *testing.T) {
 	}
 }
 
+// TestQwenLastMessage: last_assistant_message is the final reply, and
+// "[no response text]" no text at all; without it, the transcript's last
+// assistant record, its text parts joined and its thoughts left out.
+func TestQwenLastMessage(t *testing.T) {
+	for _, tc := range []struct{ input, want string }{
+		{`{"session_id":"s1","last_assistant_message":"fixed lint <loop-complete>"}`, "fixed lint <loop-complete>"},
+		{`{"session_id":"s1","last_assistant_message":"[no response text]"}`, ""},
+	} {
+		if got, err := host("qwen").LastMessage(readInput(t, "qwen", tc.input)); err != nil || got != tc.want {
+			t.Errorf("%s: got %q, %v; want %q", tc.input, got, err, tc.want)
+		}
+	}
+	path := writeTranscript(t,
+		`{"type":"assistant","message":{"role":"model","parts":[{"text":"earlier <loop-complete>"}]}}`,
+		`{"type":"user","message":{"role":"user","parts":[{"text":"assistant"}]}}`,
+		`{"type":"assistant","message":{"role":"model","parts":[{"text":"thinking <loop-complete>","thought":true},{"text":"all "},{"functionCall":{"name":"read_file"}},{"text":"verified"}]}}`,
+		`{"type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","response_text":"assistant"}}}`,
+	)
+	in := readInput(t, "qwen", `{"session_id":"s1","transcript_path":"`+path+`"}`)
+	if got, err := host("qwen").LastMessage(in); err != nil || got != "all verified" {
+		t.Errorf("transcript: got %q, %v", got, err)
+	}
+}
+
+// TestDroidLastMessage: Droid sends no last_assistant_message; the
+// message is the transcript's line of the input's message_id, and
+// without one the last assistant message with text.
+func TestDroidLastMessage(t *testing.T) {
+	msg := func(id, role, text string) string {
+		return `{"type":"message","id":"` + id + `","message":{"role":"` + role + `","content":[{"type":"text","text":"` + text + `"}]}}`
+	}
+	path := writeTranscript(t,
+		`{"type":"session_start","id":"s1","title":"assistant"}`,
+		msg("m1", "assistant", "turn 1 <loop-complete>"),
+		msg("u1", "user", "go on"),
+		msg("m2", "assistant", "turn 2"),
+		`{"type":"message","id":"m3","message":{"role":"assistant","content":[]}}`,
+		`{"type":"message","message":{"role":"user","content":[],"visibility":"user_only","hookEventName":"Stop","hookParentId":"m2"}}`,
+	)
+	for _, tc := range []struct{ id, want string }{{"m1", "turn 1 <loop-complete>"}, {"m2", "turn 2"}, {"m3", ""}, {"", "turn 2"}, {"gone", "turn 2"}} {
+		in := readInput(t, "droid", `{"session_id":"s1","transcript_path":"`+path+`","message_id":"`+tc.id+`","stop_hook_active":true}`)
+		if in.MessageID != tc.id || !in.StopHookActive {
+			t.Fatalf("input = %+v", in)
+		}
+		if got, err := host("droid").LastMessage(in); err != nil || got != tc.want {
+			t.Errorf("message_id %q: got %q, %v; want %q", tc.id, got, err, tc.want)
+		}
+	}
+}
+
 // TestNoBlockWithoutReason: a block with an empty reason is rejected by
 // Codex and Copilot, so no host renders one.
 func TestNoBlockWithoutReason(t *testing.T) {
@@ -187,6 +237,7 @@ func TestAgentMarkers(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, v string }{
 		{"claude", "CLAUDECODE"}, {"codex", "CODEX_THREAD_ID"}, {"gemini", "GEMINI_CLI"}, {"copilot", "COPILOT_CLI"},
+		{"qwen", "QWEN_CODE"}, {"droid", "FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
 	} {
 		if h, ok := AgentOf(env(tc.v, "1")); !ok || h.Name != tc.name {
 			t.Errorf("%s=1: agent %q, %v; want %s", tc.v, h.Name, ok, tc.name)

@@ -1,0 +1,102 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/loophook/loophook/hook"
+)
+
+// Factory Droid (shared/factory-droid/PROTOCOL.md): Claude Code's Stop and
+// SessionStart answers; no last_assistant_message, but the id of the
+// message that ended the turn; and no cap on continuations at all, so that
+// loophook's guard, continuation limit and budgets are the only brake.
+//
+// Its token usage is not in the transcript but beside it, summed over the
+// session: <transcript without .jsonl>.settings.json (hook/usage.Droid).
+var droid = Host{
+	Wire: hook.Wire{
+		Name:         "droid",
+		Title:        "Factory Droid",
+		ReadInput:    readDroidInput,
+		Stop:         blockOrTell,
+		SessionStart: hookSpecificContext,
+		LastMessage:  droidLastMessage,
+		// The session's working directory, a subdirectory when droid starts
+		// in one: the search climbs from there.
+		ProjectDir: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+	},
+	// Droid sets no variable of its own for the commands its Execute tool
+	// runs (seen on 0.225.2); it does set this one, for them and its hooks,
+	// and a person's shell does not.
+	AgentEnv: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
+	Help: "Stop and SessionStart in .factory/hooks.json at the top of the work tree\n" +
+		"(user: ~/.factory/hooks.json); Droid has no cap of its own.",
+}
+
+// droidWire is Droid's Stop and SessionStart input: Claude Code's fields
+// without last_assistant_message, and message_id.
+type droidWire struct {
+	hook.WireInput
+	MessageID json.RawMessage `json:"message_id"`
+}
+
+func readDroidInput(r io.Reader) (hook.Input, error) {
+	var w droidWire
+	data, err := hook.ReadObject(r, &w)
+	if err != nil {
+		return hook.Input{}, err
+	}
+	in := w.Input()
+	if p := hook.Optional(w.MessageID); p != nil {
+		in.MessageID = *p
+	}
+	// No timestamp: two registrations of one stop get the same bytes.
+	in.StopKey = hook.StopKey(data, nil)
+	return in, nil
+}
+
+// droidLastMessage is the text of the transcript's message the input names
+// by message_id, already on disk when the hook runs; else, when the input
+// names none or the transcript lacks it, the last assistant message's.
+func droidLastMessage(in hook.Input) (string, error) {
+	if in.LastAssistantMessage != nil {
+		return *in.LastAssistantMessage, nil
+	}
+	if in.MessageID != "" {
+		if text, err := hook.LastText(in.TranscriptPath, func() hook.LineParser { return droidText(in.MessageID) }); err == nil {
+			return text, nil
+		}
+	}
+	return hook.LastText(in.TranscriptPath, func() hook.LineParser { return droidText("") })
+}
+
+// droidText reads a Droid transcript line: the assistant message with id
+// (any with text, when id is ""), its text parts joined a line apart.
+func droidText(id string) hook.LineParser {
+	return func(line []byte) (string, bool) {
+		if !bytes.Contains(line, []byte(`"assistant"`)) || (id != "" && !bytes.Contains(line, []byte(id))) {
+			return "", false
+		}
+		var entry struct {
+			Type    string `json:"type"`
+			ID      string `json:"id"`
+			Message struct {
+				Role    string              `json:"role"`
+				Content []hook.ContentBlock `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &entry) != nil || entry.Type != "message" || entry.Message.Role != "assistant" {
+			return "", false
+		}
+		if id != "" {
+			if entry.ID != id {
+				return "", false
+			}
+			text, _ := hook.JoinText(entry.Message.Content, "text")
+			return text, true
+		}
+		return hook.JoinText(entry.Message.Content, "text")
+	}
+}
