@@ -6,10 +6,14 @@ package criteria
 // Loop is one loop as the rules see it, whichever loop system's file it was
 // read from (schema reads each dialect's file into it).
 type Loop struct {
-	Dialect    string // the loop system's file it was read from
-	Spec       string
-	Criteria   Criteria
-	ExitSignal bool // the agent's explicit "I am done"
+	Dialect  string // the loop system's file it was read from
+	Spec     string
+	Criteria Criteria
+	// MetUnlisted are criteria the file records as met without listing
+	// them (an orchestrator's completed system it no longer scopes): a
+	// contract criterion among them is not removed.
+	MetUnlisted []string
+	ExitSignal  bool // the agent's explicit "I am done"
 	// HasExitSignal says the file has an exit-signal field at all.
 	HasExitSignal bool
 	LoopStatus    string // the file's status, as written; "" means in progress

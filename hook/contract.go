@@ -1,12 +1,13 @@
 package hook
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
@@ -18,185 +19,175 @@ import (
 // apart from the sessions' files, whose names never start with one.
 const contractFile = ".contract"
 
-// maxHeader caps the contract's first line, which holds only hashes.
-const maxHeader = 4 << 10
-
-// Contract is a loop's criteria as first seen or as a person accepted them
-// (SPEC section 5): a later state that drops one has it unmet until a person
-// agrees. The file is a header line, which is all a stop needs to read
-// while the state still lists the whole contract, then the names.
+// Contract is a loop's contract (SPEC section 5): every criterion the hook
+// saw while the loop was unfinished, or what a person accepted since. A
+// later state that drops one has it unmet until a person agrees. It ends
+// only when its loop ends: the hook let it complete, or a person ran
+// cancel or init; after that, the first active state that differs from
+// the ended loop's last one starts a new contract. The file is a header
+// line, then the names.
 type Contract struct {
 	contractHeader
 	Criteria []string `json:"-"`
 }
 
 type contractHeader struct {
-	Spec string `json:"spec"` // hash of the loop's spec
-	Sum  string `json:"sum"`  // hash of the contract's criteria, as a set
-	// Covered is the hash of the last criteria found to hold the whole
-	// contract (more were added), so that the next stop with those
-	// criteria need not read the names again.
-	Covered string `json:"covered,omitempty"`
-	// Began is when the contract began, Unix nanoseconds: the budgets of
-	// .loophook.json count from then (0 in a contract written before).
-	Began int64 `json:"began,omitempty"`
+	// Spec is the loop's spec when the contract began or was accepted.
+	Spec string `json:"spec,omitempty"`
+	// Began is when the contract began, Unix nanoseconds: budgets are
+	// measured from it.
+	Began int64 `json:"began"`
+	// Ended says the loop ended; Last is then the progress fingerprint of
+	// its last state, which, seen again, starts no new contract.
+	Ended bool   `json:"ended,omitempty"`
+	Last  string `json:"last,omitempty"`
 }
 
 // ContractChange is what accepting a loop's criteria changed.
 type ContractChange struct {
 	Removed []string // contract criteria the loop no longer lists
 	Added   []string // criteria the contract did not have
-	New     bool     // there was no contract
+	New     bool     // there was no contract under way
 }
 
-// Removed returns the contract's criteria that the loop no longer lists,
-// for rule unmet. With remember (a stop) it also keeps the contract: it
-// makes one of the loop's criteria when there is none (or it is damaged),
-// and a new one when the loop is a new loop (its spec changed and it
-// shares no criterion with the contract); a dry run only reads. The error
-// is for a note: the removed criteria are still right.
-func (s Store) Removed(l *criteria.Loop, remember bool) ([]string, error) {
+// ContractCheck is what a stop learns of the loop's contract.
+type ContractCheck struct {
+	// Removed are the contract's criteria that the loop no longer lists
+	// and does not record as met: unmet, for rule unmet.
+	Removed []string
+	// Began is when the contract began; zero when there is none.
+	Began time.Time
+}
+
+// Check holds the loop, read with the progress fingerprint progress, to its
+// contract. With remember (a stop, a session start) it also keeps the
+// contract, under its lock: it grows by every criterion the loop lists
+// that the contract lacks, and a new one begins at now when there is none,
+// or the last one ended and this state differs from the ended loop's last.
+// A dry run only reads. The error is for a note: the check is still right.
+func (s Store) Check(l *criteria.Loop, progress string, remember bool, now time.Time) (ContractCheck, error) {
 	names := criterionNames(l)
-	now := Contract{contractHeader: contractHeader{Spec: hashOf(l.Spec), Sum: setSum(names), Began: time.Now().UnixNano()}, Criteria: names}
-	// A contract the hook did not write counts as none, and is replaced.
-	fresh := func(err error) ([]string, error) {
-		if remember && len(names) > 0 {
-			err = errors.Join(err, s.writeContract(nil, now))
+	var check ContractCheck
+	err := s.withContract(remember, func(c Contract, found bool) (Contract, bool) {
+		switch {
+		case found && c.Ended && (progress == c.Last || l.Inactive()):
+			// The ended loop's own file, or a stopped one: no loop to hold.
+			return c, false
+		case !found || c.Ended:
+			next := Contract{contractHeader: contractHeader{Spec: l.Spec, Began: now.UnixNano()}, Criteria: names}
+			check.Began = now
+			return next, len(names) > 0
 		}
-		return nil, err
+		if c.Began != 0 {
+			check.Began = time.Unix(0, c.Began)
+		}
+		check.Removed = missing(c.Criteria, slices.Concat(names, l.MetUnlisted))
+		added := missing(names, c.Criteria)
+		c.Criteria = append(c.Criteria, added...)
+		return c, len(added) > 0
+	})
+	return check, err
+}
+
+// EndContract ends the loop's contract: its last state had the progress
+// fingerprint last. The hook calls it when it lets a loop complete, and a
+// person's cancel and init end the loop that was under way.
+func (s Store) EndContract(last string) error {
+	return s.withContract(true, func(c Contract, found bool) (Contract, bool) {
+		if found && c.Ended && c.Last == last {
+			return c, false
+		}
+		c.Ended, c.Last = true, last
+		return c, true
+	})
+}
+
+// EndLoop ends the contract of the loop found, whose state a person's
+// command has just written (cancel): that state, seen again, forms none.
+func EndLoop(f Found) error {
+	return StoreFor(f).EndContract(Load(Found{Path: f.Path, Dialect: f.Dialect}).Progress)
+}
+
+// Began says when the loop's contract began; false when no contract is
+// under way, or it does not say (written before it did).
+func (s Store) Began() (time.Time, bool) {
+	c, found, err := s.readContract()
+	if err != nil || !found || c.Ended || c.Began == 0 {
+		return time.Time{}, false
 	}
-	head, dir, err := s.readHeader()
-	switch {
-	case errors.As(err, new(damagedContract)):
-		return fresh(err)
-	case err != nil:
-		return nil, err
-	case dir == "":
-		return fresh(nil)
-	case now.Sum == head.Sum || now.Sum == head.Covered:
-		return nil, nil
-	}
-	c, err := readContract(filepath.Join(dir, contractFile))
-	switch {
-	case errors.As(err, new(damagedContract)):
-		return fresh(err)
-	case err != nil:
-		return nil, err
-	}
-	removed := missing(c.Criteria, names)
-	switch {
-	case len(removed) > 0 && (now.Spec == head.Spec || len(removed) < len(c.Criteria) || len(names) == 0):
-		return removed, nil
-	case !remember:
-		return nil, nil
-	case len(removed) == 0:
-		// Criteria were added: remember that these hold the contract.
-		c.Covered = now.Sum
-		return nil, s.writeContract(&head, c)
-	}
-	// A new loop: its criteria are the contract.
-	return nil, s.writeContract(&head, now)
+	return time.Unix(0, c.Began), true
 }
 
 // Accept makes the loop's criteria its contract, as `loophook accept` and
 // `loophook init` do, and says what changed. A contract that cannot be
 // read is replaced.
-func (s Store) Accept(l *criteria.Loop) (ContractChange, error) {
+func (s Store) Accept(l *criteria.Loop, now time.Time) (ContractChange, error) {
 	names := criterionNames(l)
-	change := ContractChange{New: true, Added: names}
-	next := Contract{contractHeader: contractHeader{Spec: hashOf(l.Spec), Sum: setSum(names), Began: time.Now().UnixNano()}, Criteria: names}
-	if _, dir, err := s.readHeader(); err == nil && dir != "" {
-		if old, err := readContract(filepath.Join(dir, contractFile)); err == nil {
-			change = ContractChange{Removed: missing(old.Criteria, names), Added: missing(names, old.Criteria)}
-			if old.Spec == next.Spec && old.Began != 0 {
-				// The same loop's criteria accepted: its budgets go on.
-				next.Began = old.Began
-			}
+	var change ContractChange
+	err := s.withContract(true, func(c Contract, found bool) (Contract, bool) {
+		if !found || c.Ended {
+			change = ContractChange{New: true, Added: names}
+			c = Contract{}
+		} else {
+			change = ContractChange{Removed: missing(c.Criteria, names), Added: missing(names, c.Criteria)}
+		}
+		if c.Spec != l.Spec || c.Began == 0 {
+			// A person accepting another spec's criteria starts a new
+			// loop: its budgets count from now.
+			c.Began = now.UnixNano()
+		}
+		c.Spec, c.Criteria = l.Spec, names
+		return c, true
+	})
+	return change, err
+}
+
+// Begin starts a new contract of the loop's criteria, whatever was there:
+// `loophook init` ends the loop that was under way and starts another.
+func (s Store) Begin(l *criteria.Loop, now time.Time) error {
+	return s.withContract(true, func(Contract, bool) (Contract, bool) {
+		return Contract{contractHeader: contractHeader{Spec: l.Spec, Began: now.UnixNano()}, Criteria: criterionNames(l)}, true
+	})
+}
+
+// contractDirs are where the contract is kept, in order: the per-user
+// cache first, so that deleting files in the project does not forget it,
+// then the store's own directory when the user has no cache.
+func (s Store) contractDirs() []string {
+	var dirs []string
+	for _, d := range []string{s.Cache, s.Dir} {
+		if d != "" && (len(dirs) == 0 || dirs[0] != d) {
+			dirs = append(dirs, d)
 		}
 	}
-	return change, s.writeContract(nil, next)
+	return dirs
 }
 
-// Began returns when the loop's contract began; false when there is no
-// contract, or it does not say.
-func (s Store) Began() (time.Time, bool) {
-	head, dir, err := s.readHeader()
-	if err != nil || dir == "" || head.Began == 0 {
-		return time.Time{}, false
-	}
-	return time.Unix(0, head.Began), true
-}
-
-// readHeader reads the contract's first line from the first directory of
-// the store that has one; dir is "" when none has.
-func (s Store) readHeader() (head contractHeader, dir string, err error) {
-	for _, d := range s.dirs() {
-		data, err := ReadRegular(filepath.Join(d, contractFile), maxHeader)
-		if errors.Is(err, ErrTooLarge) {
-			// Only the first line is wanted: read it from a longer file.
-			data, err = firstLine(filepath.Join(d, contractFile))
+// withContract reads the contract and lets next compute the new one,
+// which it writes when next says so; with lock, all of it under the
+// contract's lock in the first directory that can hold it. A contract
+// the hook did not write counts as none, and is replaced.
+func (s Store) withContract(lock bool, next func(c Contract, found bool) (Contract, bool)) error {
+	if !lock {
+		c, found, err := s.readContract()
+		if errors.As(err, new(damagedContract)) {
+			next(Contract{}, false)
+			return err
 		}
-		path := filepath.Join(d, contractFile)
-		switch {
-		case absent(err):
-			continue
-		case errors.Is(err, errNotRegular):
-			return head, "", damagedContract{path, contractNotRegular}
-		case err != nil:
-			return head, "", fmt.Errorf(contractUnreadable, path, err)
+		if err != nil {
+			return err
 		}
-		line, _, _ := bytes.Cut(data, []byte("\n"))
-		if json.Unmarshal(line, &head) != nil || head.Sum == "" {
-			return head, "", damagedContract{path, contractNotOurs}
-		}
-		return head, d, nil
+		next(c, found)
+		return nil
 	}
-	return head, "", nil
-}
-
-// damagedContract is a contract file the hook did not write: it is replaced.
-type damagedContract struct{ path, what string }
-
-func (e damagedContract) Error() string { return fmt.Sprintf(contractDamaged, e.path, e.what) }
-
-// firstLine reads a file's first line, up to maxHeader bytes.
-func firstLine(path string) ([]byte, error) {
-	f, _, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	line, err := bufio.NewReaderSize(f, maxHeader).ReadSlice('\n')
-	if err != nil {
-		return nil, err
-	}
-	return line, nil
-}
-
-// readContract reads the whole contract.
-func readContract(path string) (Contract, error) {
-	var c Contract
-	data, err := ReadRegular(path, MaxState)
-	if err != nil {
-		return c, fmt.Errorf(contractUnreadable, path, err)
-	}
-	line, rest, _ := bytes.Cut(data, []byte("\n"))
-	if json.Unmarshal(line, &c.contractHeader) != nil || json.Unmarshal(rest, &c.Criteria) != nil {
-		return c, damagedContract{path, contractNotOurs}
-	}
-	return c, nil
-}
-
-// writeContract writes c to the first directory of the store that can be
-// written, under the contract's lock. With was set, it writes only if the
-// contract there still has that header: a person's accept that came in
-// between wins.
-func (s Store) writeContract(was *contractHeader, c Contract) error {
 	var first error
-	for _, dir := range s.dirs() {
-		err := s.writeContractIn(dir, was, c)
+	for _, dir := range s.contractDirs() {
+		err := s.withContractIn(dir, next)
 		if err == nil {
 			return nil
+		}
+		if errors.As(err, new(damagedContract)) {
+			return err // replaced: the note says what was there
 		}
 		if first == nil {
 			first = err
@@ -205,10 +196,11 @@ func (s Store) writeContract(was *contractHeader, c Contract) error {
 	if first == nil {
 		first = errors.New(memoryNowhere)
 	}
+	next(Contract{}, false)
 	return first
 }
 
-func (s Store) writeContractIn(dir string, was *contractHeader, c Contract) error {
+func (s Store) withContractIn(dir string, next func(Contract, bool) (Contract, bool)) error {
 	if err := s.ensureDir(dir); err != nil {
 		return err
 	}
@@ -218,20 +210,80 @@ func (s Store) writeContractIn(dir string, was *contractHeader, c Contract) erro
 		return fmt.Errorf(memoryNoLock, err)
 	}
 	defer unlock()
-	if was != nil {
-		if head, d, err := s.readHeader(); err != nil || d != dir || head != *was {
-			return nil
+	c, found, damaged := readContractAt(path)
+	if damaged != nil && !errors.As(damaged, new(damagedContract)) {
+		return damaged
+	}
+	c, write := next(c, found)
+	if !write {
+		return damaged
+	}
+	return errors.Join(damaged, writeContract(path, c))
+}
+
+// readContract reads the contract from the first directory that has one.
+func (s Store) readContract() (c Contract, found bool, err error) {
+	for _, dir := range s.contractDirs() {
+		c, found, err = readContractAt(filepath.Join(dir, contractFile))
+		if found || err != nil {
+			return c, found, err
 		}
 	}
+	return Contract{}, false, nil
+}
+
+// readContractAt reads a contract file; found is false when there is none,
+// or it is not the hook's (err is then a damagedContract).
+func readContractAt(path string) (c Contract, found bool, err error) {
+	data, err := ReadRegular(path, MaxState)
+	switch {
+	case absent(err):
+		return c, false, nil
+	case errors.Is(err, errNotRegular):
+		return c, false, damagedContract{path, contractNotRegular}
+	case err != nil:
+		return c, false, fmt.Errorf(contractUnreadable, path, err)
+	}
+	text := string(data) // one copy: the names are slices of it
+	line, rest, _ := strings.Cut(text, "\n")
+	if json.Unmarshal([]byte(line), &c.contractHeader) != nil {
+		return Contract{}, false, damagedContract{path, contractNotOurs}
+	}
+	c.Criteria = make([]string, 0, strings.Count(rest, "\n"))
+	for name := range strings.Lines(rest) {
+		name = strings.TrimSuffix(name, "\n")
+		if len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' {
+			return Contract{}, false, damagedContract{path, contractNotOurs}
+		}
+		if !strings.ContainsRune(name, '\\') {
+			c.Criteria = append(c.Criteria, name[1:len(name)-1])
+			continue
+		}
+		unquoted, err := strconv.Unquote(name)
+		if err != nil {
+			return Contract{}, false, damagedContract{path, contractNotOurs}
+		}
+		c.Criteria = append(c.Criteria, unquoted)
+	}
+	return c, true, nil
+}
+
+// damagedContract is a contract file the hook did not write: it is replaced.
+type damagedContract struct{ path, what string }
+
+func (e damagedContract) Error() string { return fmt.Sprintf(contractDamaged, e.path, e.what) }
+
+// writeContract writes the header line, then each name quoted on a line
+// of its own: a stop reads ten thousand names as slices of one string.
+func writeContract(path string, c Contract) error {
 	head, err := json.Marshal(c.contractHeader)
 	if err != nil {
 		return err
 	}
-	names, err := json.Marshal(c.Criteria)
-	if err != nil {
-		return err
+	data := append(head, '\n')
+	for _, name := range c.Criteria {
+		data = append(strconv.AppendQuote(data, name), '\n')
 	}
-	data := append(append(append(head, '\n'), names...), '\n')
 	if err := writeFileAtomic(path, data, 0o600, false); err != nil {
 		return fmt.Errorf(memoryNoWrite, err)
 	}
@@ -246,10 +298,10 @@ func criterionNames(l *criteria.Loop) []string {
 	return names
 }
 
-// missing returns the names of want that have is lacks, in want's order.
+// missing returns the names of want that have lacks, in want's order.
 func missing(want, have []string) []string {
-	if len(want) == 0 {
-		return nil
+	if len(want) == 0 || len(want) <= len(have) && slices.Equal(want, have[:len(want)]) {
+		return nil // the common case, which needs no set
 	}
 	set := make(map[string]struct{}, len(have))
 	for _, n := range have {
@@ -262,29 +314,4 @@ func missing(want, have []string) []string {
 		}
 	}
 	return out
-}
-
-// setSum hashes distinct names as a set: the sum of each name's hash does
-// not depend on their order, and the count goes beside it. A name's hash is
-// its CRC-32C and its CRC-32, which the CPU computes for a state of ten
-// thousand criteria in a fraction of a millisecond.
-func setSum(names []string) string {
-	var sum uint64
-	for _, n := range names {
-		sum += nameHash(n)
-	}
-	return fmt.Sprintf("%016x-%d", sum, len(names))
-}
-
-func hashOf(s string) string { return fmt.Sprintf("%016x", nameHash(s)) }
-
-// nameHash is FNV-1a: no table to build at the start of every hook call,
-// as a CRC-32C's would be.
-func nameHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
 }

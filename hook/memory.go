@@ -42,9 +42,6 @@ type Memory struct {
 	Unchanged     int           `json:"unchanged"`     // the guard count
 	Continuations int           `json:"continuations"` // stops in a row with stop_hook_active
 	Rule          criteria.Rule `json:"rule"`          // the rule that last decided
-	// Covered is the progress fingerprint of the last state found to list
-	// every criterion of the loop's contract.
-	Covered string `json:"covered,omitempty"`
 	// Last is the last stop evaluated and the verdict it was given, for a
 	// second registration of the hook that brings the same stop.
 	Last *Answered `json:"last,omitempty"`
@@ -221,7 +218,7 @@ func (s Store) updateIn(dir, session string, next func(prev Memory, ok bool) Mem
 // equal reports whether two memories would be written alike.
 func (m Memory) equal(o Memory) bool {
 	return slices.Equal(m.Seen, o.Seen) && m.Unchanged == o.Unchanged && m.Continuations == o.Continuations &&
-		m.Rule == o.Rule && m.Covered == o.Covered && (m.Last == nil) == (o.Last == nil) && (m.Last == nil || *m.Last == *o.Last)
+		m.Rule == o.Rule && (m.Last == nil) == (o.Last == nil) && (m.Last == nil || *m.Last == *o.Last)
 }
 
 func (s Store) ensureDir(dir string) error {

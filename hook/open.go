@@ -45,14 +45,27 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 // file (openRegular), and never more than limit bytes of it; a larger one
 // is ErrTooLarge.
 func ReadRegular(path string, limit int64) ([]byte, error) {
-	f, _, err := openRegular(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	// Sized by Stat, so that a large file is read without growing copies;
+	// one byte more shows it past its limit, or grown since.
+	data := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
+	r := io.LimitReader(f, limit+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > limit {
 		return nil, ErrTooLarge

@@ -67,6 +67,9 @@ type Result struct {
 	// Tokens the tokens counted (nil when none was asked for).
 	Budgets []criteria.Measured
 	Tokens  *usage.Usage
+	// Began is when the loop's contract began (budgets are measured from
+	// it); zero when there is none.
+	Began time.Time
 }
 
 // Run answers one hook call: it reads the input, finds the state, decides
@@ -150,11 +153,13 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			r.Verdict, r.Memory, changed, again = prev.Last.verdict(), prev, false, true
 			return prev
 		}
-		// The contract is checked once per state a session sees: hashing
-		// ten thousand criteria names is most of a millisecond.
+		// The contract is checked at every stop, whatever the state's
+		// progress: a dropped criterion must never pass unnoticed.
 		e.Removed, contractErr = nil, nil
-		if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) && !(ok && prev.Covered == l.Progress) {
-			e.Removed, contractErr = store.Removed(l.Loop, remember)
+		if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
+			var check ContractCheck
+			check, contractErr = store.Check(l.Loop, l.Progress, remember, time.Now())
+			e.Removed, r.Began = check.Removed, check.Began
 		}
 		changed = !ok || len(prev.Seen) == 0 || prev.Seen[len(prev.Seen)-1] != l.Progress
 		e.Unchanged, e.Continuations = 0, 0
@@ -179,9 +184,6 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			Rule:          r.Rule,
 			Last:          prev.Last,
 		}
-		if l.Loop != nil && len(e.Removed) == 0 && contractErr == nil {
-			r.Memory.Covered = l.Progress
-		}
 		if in.StopHookActive {
 			r.Memory.Last = &Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule}
 		}
@@ -203,6 +205,10 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	if remember && !again && !r.OK && len(r.Budgets) > 0 {
 		// A continuation granted: the turns budget counts it, once.
 		budgetErr = errors.Join(budgetErr, store.countTurn(time.Now()))
+	}
+	if remember && r.Rule == criteria.RuleComplete && l.Loop != nil {
+		// The hook let the loop end: so ends its contract.
+		contractErr = errors.Join(contractErr, store.EndContract(l.Progress))
 	}
 	for _, err := range []error{contractErr, budgetErr, err} {
 		if err != nil {
@@ -257,7 +263,7 @@ func Begin(o Options, in Input) Result {
 	if l.Loop != nil {
 		// The contract begins before the agent's first turn: a criterion
 		// dropped in that turn is still the contract's.
-		if _, err := store.Removed(l.Loop, true); err != nil {
+		if _, err := store.Check(l.Loop, l.Progress, true, time.Now()); err != nil {
 			o.note(fmt.Sprintf(noteNote, err))
 		}
 	}

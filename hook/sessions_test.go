@@ -56,7 +56,7 @@ func TestLatestSession(t *testing.T) {
 // that differs from another in any one field is not equal to it, so that a
 // field added to Memory and forgotten in equal is never left unwritten.
 func TestMemoryEqualSeesEveryField(t *testing.T) {
-	base := Memory{Seen: []string{"a"}, Unchanged: 1, Continuations: 2, Rule: criteria.RuleUnmet, Covered: "c",
+	base := Memory{Seen: []string{"a"}, Unchanged: 1, Continuations: 2, Rule: criteria.RuleUnmet,
 		Last: &Answered{Key: "k", At: 1, OK: true, Reason: "r", Rule: criteria.RuleUnmet}}
 	if !base.equal(base) {
 		t.Fatal("a memory is not equal to itself")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,7 +42,7 @@ func acceptCommand() *cli.Command {
 				note(c.App.ErrWriter)(fmt.Sprintf("%s is not a valid loop state; repair it before you accept its criteria (loophook validate shows where)", shown(found.Path)))
 				return invalidState(shown(found.Path), found.Dialect.Name, len(l.Problems))
 			}
-			change, err := hook.StoreFor(found).Accept(l.Loop)
+			change, err := hook.StoreFor(found).Accept(l.Loop, time.Now())
 			if err != nil {
 				return fail("", "keep the contract of %s: %v", shown(found.Path), err)
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"time"
 
@@ -38,7 +39,14 @@ func cancelCommand() *cli.Command {
 			if found.Dialect.Name != schema.Hope.Name {
 				return fail(hintCancelDialect, msgCancelDialect, shown(path), found.Dialect.Name, schema.HopeFile)
 			}
-			return cancelLoop(c.App.ErrWriter, path, time.Now())
+			if err := cancelLoop(c.App.ErrWriter, path, time.Now()); err != nil {
+				return err
+			}
+			// A person ended the loop: so ends its contract (SPEC section 5).
+			if err := hook.EndLoop(found); err != nil {
+				note(c.App.ErrWriter)(fmt.Sprintf("note: end the loop's contract: %v", err))
+			}
+			return nil
 		},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/schema"
@@ -59,7 +60,7 @@ func Start(dir string, l Loop, force bool) (Started, error) {
 	s := Started{Path: path}
 	// A new loop, a new contract: its criteria are what the person asked for.
 	if state := schema.Hope.Read(data).Loop; state != nil {
-		_, s.Contract = hook.StoreFor(hook.Found{Path: path, Dialect: schema.Hope}).Accept(state)
+		s.Contract = hook.StoreFor(hook.Found{Path: path, Dialect: schema.Hope}).Begin(state, time.Now())
 	}
 	if top, _ := hook.WorkTreeTop(dir); top != dir {
 		s.WorkTreeTop = top
