@@ -45,16 +45,14 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./criteria ./schema ./hook
 	$(GO) run ./internal/benchhook -tags $(TAGS)
 
-## fuzz: run each fuzz target for FUZZTIME
+## fuzz: run every fuzz target in the module for FUZZTIME each
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzReadInput -fuzztime $(FUZZTIME) ./hook
-	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime $(FUZZTIME) ./hook
-	$(GO) test -run '^$$' -fuzz FuzzTranscriptTail -fuzztime $(FUZZTIME) ./hook
-	$(GO) test -run '^$$' -fuzz FuzzDecodeAgreesWithGeneral -fuzztime $(FUZZTIME) ./schema
-	$(GO) test -run '^$$' -fuzz FuzzPlainAgreesWithUnmarshal -fuzztime $(FUZZTIME) ./schema
-	$(GO) test -run '^$$' -fuzz FuzzValidate -fuzztime $(FUZZTIME) ./schema
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) ./schema
-	$(GO) test -run '^$$' -fuzz FuzzSum256 -fuzztime $(FUZZTIME) ./hook
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "$$pkg $$f"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
 
 ## release-snapshot: check .goreleaser.yaml and build every release archive into dist/, publishing nothing
 release-snapshot:

@@ -6,6 +6,7 @@ package schema
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -47,9 +48,6 @@ type Dialect struct {
 	validate func(doc any) []string
 	// loop builds the loop from a document that passed validate.
 	loop func(doc map[string]any) *criteria.Loop
-	// fast, when set, reads a plainly valid file in one pass (ok) or leaves
-	// it to the general path.
-	fast func(data []byte) (l *criteria.Loop, ok bool)
 }
 
 //go:embed state.schema.json
@@ -73,7 +71,6 @@ var hope = Dialect{
 	session:  "session_id",
 	validate: validateHope,
 	loop:     hopeFromDocument,
-	fast:     decode,
 }
 
 // Lookup returns the named dialect.
@@ -115,17 +112,11 @@ type Reading struct {
 // CRLF line ends, and never fails: what is wrong becomes Problems.
 func (d Dialect) Read(data []byte) Reading {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if d.fast != nil {
-		if l, ok := d.fast(data); ok {
-			l.Dialect = d.Name
-			return Reading{Loop: l, Session: l.SessionID, Progress: d.progress(data)}
-		}
-	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Reading{Problems: []string{problemEmpty}, Progress: progressOfBytes(data)}
 	}
-	doc, err := unmarshal(data)
-	if err != nil {
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return Reading{Problems: []string{JSONError(data, err)}, Progress: progressOfBytes(data)}
 	}
 	r := Reading{Progress: progressOfDocument(doc)}
@@ -163,11 +154,11 @@ func (d Dialect) Tells(data []byte) bool {
 	if len(candidates) == 0 {
 		return false
 	}
-	members, ok := memberNames(data)
-	if !ok {
-		return true
+	var members map[string]json.RawMessage
+	if json.Unmarshal(data, &members) != nil || members == nil {
+		return true // not a JSON object
 	}
-	lacks := func(name string) bool { return !slices.Contains(members, name) }
+	lacks := func(name string) bool { _, has := members[name]; return !has }
 	for _, set := range candidates {
 		if !slices.ContainsFunc(set, lacks) {
 			return true
@@ -186,16 +177,6 @@ func Tell(data []byte) Dialect {
 	}
 	return hope
 
-}
-
-// progress fingerprints a state that read plainly valid on the fast path:
-// layout never counts, so the document is decoded again.
-func (d Dialect) progress(data []byte) string {
-	doc, err := unmarshal(data)
-	if err != nil {
-		return progressOfBytes(data) // not reached: the fast path read it
-	}
-	return progressOfDocument(doc)
 }
 
 // Validate checks a decoded JSON document (as encoding/json decodes into

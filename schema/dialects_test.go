@@ -232,6 +232,46 @@ func TestTell(t *testing.T) {
 	}
 }
 
+// edgeSeeds are texts at the edges of JSON and of the hope schema, for
+// FuzzRead: syntax errors, escapes, repeated names, numbers out of range,
+// deep nesting, and every member of a hope state in its valid and invalid
+// forms.
+var edgeSeeds = []string{
+	`null`, `true`, `0`, `-0`, `1.5e3`, `""`, `"é"`, ` {"a" : [ 1 , "b" ] } `, `{"a":1,"a":{"b":2}}`,
+	`{"a":"b\"c"}`, `{"a\u0062":1}`, `"\ud800"`, "\"\xff\"", `1e400`, `01`, `1.`, `{"a":1,}`, `[1,]`,
+	`{"a"}`, `{"a":1} x`, `{"a":1}{}`, `tru`, `[`, `{`, `"`, "[1]\x00",
+	`{}`, `[]`, ``, `{"criteria":["a"]}`,
+	`{"spec":"s","criteria":["a","b"],"criteriaStatus":{"a":true,"b":{"met":false,"verification":"observation","note":{"x":[1,2,{"y":null}]}},"c":{"met":true}},"exit_signal":true,"status":"active","iteration":3,"maxIterations":5,"cost":1.5,"budget":10,"circuitBreaker":{"stuckCount":0,"lastUnmet":null,"extra":1},"steps":["x"],"completedSteps":[],"remainingSteps":["x"],"mustNot":["m"],"mustNotStatus":{"m":false},"session_id":"abc","x-extra":{"any":[1,2,"\u00e9\n"]}}`,
+	`{"criteriaStatus":{"b":true,"a":false},"criteria":["z"]}`,
+	`{"criteria":["a","a"]}`,
+	`{"criteria":["caf\u00e9"]}`,
+	`{"criteria":["café"],"criteriaStatus":{"café":true}}`,
+	`{"spec":"a","spec":"b"}`,
+	`{"iteration":1.0,"maxIterations":2e0,"cost":0,"budget":-0}`,
+	`{"iteration":1.5}`, `{"iteration":1e400}`, `{"status":"done"}`,
+	`{"circuitBreaker":{"lastUnmet":["a","b"]}}`, `{"circuitBreaker":{"lastUnmet":"a"}}`,
+	"\xef\xbb\xbf{\r\n\"criteria\": [\"a\"]\r\n}\r\n",
+	`{"criteriaStatus":{"a":{"verification":"observation"}}}`,
+	`{"mustNotStatus":{"a":true,"a":false}}`,
+	`{"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
+	`{"criteria":["a"]} x`, `{"criteria":["a"],}`, `{"a":01}`, `{"a":"\x"}`, `{"a":"\u12"}`,
+	// Listed names that no entry vouches for, and that are not plain.
+	"{\"criteria\":[\"a\x01\"]}", "{\"criteria\":[\"a\xff\"],\"criteriaStatus\":{\"b\":true}}",
+	`{"criteria":["a\\"]}`, `{"criteria":["a\"b"]}`, `{"criteria":["a\\"],"criteriaStatus":{"a\\":true}}`,
+	// The status's meanings; numbers, shape and errors from metadata when
+	// the top level lacks them; a member of metadata read twice.
+	`{"status":"complete","criteria":["a"]}`, `{"status":"completed"}`, `{"status":"blocked"}`,
+	`{"status":"failed","errors":["npm: EACCES"]}`, `{"status":"failed","errors":["x",{"e":1}]}`,
+	`{"status":"blocked","metadata":{"errors":[1,"disk full"]}}`, `{"status":"failed","errors":null,"metadata":{"errors":["m"]}}`,
+	`{"status":"failed","metadata":{"errors":["a\nb"]}}`, `{"status":"failed","errors":[]}`,
+	`{"metadata":{"iteration":3,"maxIterations":5,"cost":1.5,"budget":10,"shape":"colleague","startedAt":"t"}}`,
+	`{"iteration":1,"cost":0,"metadata":{"iteration":3,"maxIterations":5,"cost":1.5}}`,
+	`{"metadata":{"cost":1,"cost":2,"shape":"tool","shape":"Colleague","errors":["a"],"errors":5}}`,
+	`{"shape":"colleague","metadata":{"shape":"tool"}}`, `{"shape":"tool","shape":"colleague"}`,
+	`{"metadata":{"iteration":-1}}`, `{"metadata":{"shape":7}}`, `{"metadata":[]}`, `{"metadata":{"x":{"y":[1]}}}`,
+	`{"metadata":{"budget":5},"metadata":{}}`, `{"errors":["a"],"errors":["b"]}`, `{"metadata":{"sh\u0061pe":"colleague"}}`,
+}
+
 // FuzzRead: any bytes, read as each dialect, give a loop or problems, never
 // both and never a panic; a loop only from what the schema accepts, with
 // criteria, and no host session where the file names none.
@@ -240,6 +280,9 @@ func FuzzRead(f *testing.F) {
 		for _, text := range documents[d.Name] {
 			f.Add([]byte(text))
 		}
+	}
+	for _, text := range edgeSeeds {
+		f.Add([]byte(text))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, d := range Dialects {
