@@ -22,6 +22,7 @@ const (
 	RuleCircuitOpen    Rule = "circuit-open"
 	RuleIterationLimit Rule = "iteration-limit"
 	RuleBudget         Rule = "budget"
+	RuleUnenforced     Rule = "unenforced"
 	RuleGuard          Rule = "guard"
 	RuleCheckpoint     Rule = "checkpoint"
 	RuleUnmet          Rule = "unmet"
@@ -58,7 +59,7 @@ func (r Rule) Ends() bool {
 // nothing until they fix its flags. The hosts show such a stop to the person.
 func (r Rule) Tells() bool {
 	switch r {
-	case RuleWaiting, RuleFailed, RuleCheckpoint, RuleMisconfigured:
+	case RuleWaiting, RuleFailed, RuleCheckpoint, RuleMisconfigured, RuleUnenforced:
 		return true
 	}
 	return r.Ends()
@@ -142,6 +143,9 @@ type Evaluation struct {
 	// Continuations counts the consecutive evaluations of this session, this
 	// one included, with stop_hook_active true, progress or not.
 	Continuations int
+	// Unenforced says why the hook cannot keep its memory (the path and
+	// the error), "" when it can: then nothing counts this session's stops.
+	Unenforced string
 	// Removed are criteria of the loop's contract that the state no longer
 	// lists: unmet until a person accepts the change.
 	Removed []string
@@ -183,7 +187,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 // what is left when none of them decides.
 var rules = []func(Evaluation, Limits) (Verdict, bool){
 	inactive, waiting, failed, mustNot, circuitOpen, iterationLimit, budget,
-	guard, continuationLimit,
+	unenforced, guard, continuationLimit,
 	checkpoint,
 	unmet, assumption, noExitSignal, noMarker,
 }
@@ -270,12 +274,26 @@ func budget(e Evaluation, lim Limits) (Verdict, bool) {
 	return stop(RuleBudget, reasonBudget(l, lim, b)), true
 }
 
-// runaway is rules 9 and 9b: the guard, then the continuation limit.
+// runaway is rules unenforced, 9 and 9b: a stop that cannot be counted,
+// the guard, then the continuation limit.
 func runaway(e Evaluation, lim Limits) (Verdict, bool) {
+	if v, ok := unenforced(e, lim); ok {
+		return v, true
+	}
 	if v, ok := guard(e, lim); ok {
 		return v, true
 	}
 	return continuationLimit(e, lim)
+}
+
+// unenforced: the hook never blocks a stop it cannot count. A first stop
+// (stop_hook_active false) may still be blocked, so a turn gets at most one
+// continuation.
+func unenforced(e Evaluation, _ Limits) (Verdict, bool) {
+	if !e.StopHookActive || e.Unenforced == "" {
+		return Verdict{}, false
+	}
+	return stop(RuleUnenforced, reasonUnenforced(e.Unenforced)), true
 }
 
 func guard(e Evaluation, lim Limits) (Verdict, bool) {

@@ -116,6 +116,10 @@ func thousands(n int64) string {
 	return s
 }
 
+func reasonUnenforced(why string) string {
+	return fmt.Sprintf("the hook cannot keep its memory (%s), so the runaway guard cannot count this session's stops and the loop is not enforced; letting the agent stop. Make that directory writable, or set HOME or XDG_CACHE_HOME to a writable one", why)
+}
+
 func reasonGuard(unchanged int, path string) string {
 	return fmt.Sprintf("runaway guard: %d stops in a row with no new progress in %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
 }

@@ -36,6 +36,7 @@ func TestEveryHostileAnswer(t *testing.T) {
 			must(t, os.Symlink("/dev/zero", mem.file("s1")))
 		}, nil},
 		{"a file where the memory goes", func(t *testing.T, dir string) {
+			must(t, os.MkdirAll(filepath.Dir(hopeStore(dir).Dir), 0o755))
 			must(t, os.WriteFile(hopeStore(dir).Dir, []byte("in the way"), 0o644))
 		}, nil},
 		{"the journal links to /dev/zero", func(t *testing.T, dir string) {

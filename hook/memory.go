@@ -1,16 +1,16 @@
 package hook
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
@@ -65,40 +65,83 @@ func seen(list []string, progress string) []string {
 
 // Store is the memory of every session of one loop, one file per session,
 // each written atomically (temp file and rename) under its own file lock,
-// and the loop's contract.
+// and the loop's contract and journal. Every state file has a store of its
+// own, even beside another in one directory.
 type Store struct {
-	// Dir is where the memory is kept: .loop/.loophook beside a hope
-	// state, else Cache.
+	// Dir is where the memory is kept: .loophook/<state file's name>
+	// beside a hope state, else Cache.
 	Dir string
 	// Cache is the per-user cache directory kept for this state file:
 	// where the memory goes when Dir cannot be written. "" when the
-	// user has no cache directory.
-	Cache string
+	// user has no cache directory, and NoCache says why.
+	Cache   string
+	NoCache error
 }
 
 // StoreFor returns the store of the state found: beside a hope state, in
 // the per-user cache for the other dialects, whose directories belong to
 // their loop systems.
 func StoreFor(f Found) Store {
-	cache := cacheFor(f.Path)
+	cache, err := cacheFor(f.Path)
 	if f.Dialect.Name == schema.Hope.Name {
-		return Store{Dir: filepath.Join(filepath.Dir(f.Path), MemoryDir), Cache: cache}
+		dir := filepath.Join(filepath.Dir(f.Path), MemoryDir, filepath.Base(f.Path))
+		return Store{Dir: dir, Cache: cache, NoCache: err}
 	}
-	return Store{Dir: cache, Cache: cache}
+	return Store{Dir: cache, Cache: cache, NoCache: err}
 }
 
-// cacheFor is the per-user cache directory of a state file: named by a hash
-// of its absolute path, so that any path makes one plain name.
-func cacheFor(statePath string) string {
+// cacheFor is the per-user cache directory of a state file, named by its
+// absolute path (cacheKey).
+func cacheFor(statePath string) (string, error) {
 	root, err := os.UserCacheDir()
-	if err != nil || statePath == "" {
-		return ""
+	if err != nil {
+		return "", fmt.Errorf(memoryNoCache, err)
+	}
+	if statePath == "" {
+		return "", nil
 	}
 	if abs, err := filepath.Abs(statePath); err == nil {
 		statePath = abs
 	}
-	sum := sha256.Sum256([]byte(statePath))
-	return filepath.Join(root, cacheName, hex.EncodeToString(sum[:8]))
+	return filepath.Join(root, cacheName, cacheKey(statePath)), nil
+}
+
+// maxKey bounds a cache directory's name well below the 255 bytes a file
+// system allows; keepKey is how much of a longer one's end is kept.
+const (
+	maxKey  = 200
+	keepKey = 160
+)
+
+// cacheKey names a state file's directory in the per-user cache after its
+// absolute path, so that a person can tell whose it is: separators become
+// '+', and every byte but a letter, a digit, '.', '-' and '_' is written
+// %XX (a leading '.' too, so that no name is hidden), which keeps two
+// paths apart. A name longer than maxKey keeps the
+// path's end and starts with an FNV-1a hash of the whole: two such paths
+// that end alike and collide would share counts, nothing worse, and the
+// hook links no cryptographic hash for it.
+func cacheKey(abs string) string {
+	abs = strings.TrimLeft(filepath.ToSlash(abs), "/")
+	var b strings.Builder
+	for i := 0; i < len(abs); i++ {
+		switch c := abs[i]; {
+		case c == '/':
+			b.WriteByte('+')
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.' && i > 0, c == '-', c == '_':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	key := b.String()
+	if len(key) <= maxKey {
+		return key
+	}
+	tail := key[max(0, len(key)-keepKey):]
+	h := fnv.New64a()
+	h.Write([]byte(abs))
+	return fmt.Sprintf("%016x-%s", h.Sum64(), tail)
 }
 
 // dirs are the places to keep memory in, in the order to try them.
@@ -171,25 +214,38 @@ func absent(err error) bool {
 // Update reads the session's memory, lets next compute the new one and
 // writes it, all under the session's lock, so that concurrent evaluations of
 // one session count exactly. It keeps the memory in Dir, or in Cache when
-// Dir cannot be written. next always runs, even when no store can be used;
-// the error then says why nothing was remembered.
-func (s Store) Update(session string, next func(prev Memory, ok bool) Memory) error {
-	var first error
+// Dir cannot be written. next always runs, even when no store can be used:
+// then with lost, which says where the memory could not be kept and why,
+// and which Update returns too; otherwise the error only notes what was
+// wrong with the memory found.
+func (s Store) Update(session string, next func(prev Memory, ok bool, lost error) Memory) error {
+	var errs []error
 	for _, dir := range s.dirs() {
-		note, err := s.updateIn(dir, session, next)
+		note, err := s.updateIn(dir, session, func(prev Memory, ok bool) Memory { return next(prev, ok, nil) })
 		if err == nil {
 			s.prune(dir)
 			return note
 		}
-		if first == nil {
-			first = err
-		}
+		errs = append(errs, err)
 	}
-	next(Memory{}, false)
-	if first == nil {
-		first = errors.New(memoryNowhere)
+	lost := s.lost(errs)
+	next(Memory{}, false, lost)
+	return lost
+}
+
+// lost says why no directory of the store could keep the memory.
+func (s Store) lost(errs []error) error {
+	if s.Cache == "" && s.NoCache != nil {
+		errs = append(errs, s.NoCache)
 	}
-	return fmt.Errorf("%w"+noteUncounted, first)
+	if len(errs) == 0 {
+		errs = append(errs, errors.New(memoryNowhere))
+	}
+	why := make([]string, len(errs))
+	for i, err := range errs {
+		why[i] = err.Error()
+	}
+	return errors.New(strings.Join(why, memoryAndThen))
 }
 
 // updateIn is Update in one directory. err says the directory cannot be
@@ -235,8 +291,9 @@ func (s Store) ensureDir(dir string) error {
 	if !s.beside(dir) {
 		return nil
 	}
-	// Keep the hook's memory out of the project's commits.
-	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o644)
+	// Keep the hook's memory, every state file's, out of the project's
+	// commits.
+	return os.WriteFile(filepath.Join(filepath.Dir(dir), ".gitignore"), []byte("*\n"), 0o644)
 }
 
 func writeAtomic(path string, v any) error {

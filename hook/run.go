@@ -140,10 +140,10 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	}
 	store := StoreFor(found)
 	key := stopKey(in)
-	var contractErr, budgetErr error
+	var contractErr, budgetErr, lostErr error
 	changed, again := true, false
 	budget := o.budget(in)
-	decide := func(prev Memory, ok bool) Memory {
+	decide := func(prev Memory, ok bool, lost error) Memory {
 		// Only a stop with stop_hook_active counts anything, so only such
 		// a stop is remembered for a second registration; a turn's first
 		// stop evaluated twice changes nothing, and writes nothing.
@@ -162,7 +162,10 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			e.Removed, r.Began = check.Removed, check.Began
 		}
 		changed = !ok || len(prev.Seen) == 0 || prev.Seen[len(prev.Seen)-1] != l.Progress
-		e.Unchanged, e.Continuations = 0, 0
+		e.Unchanged, e.Continuations, e.Unenforced, lostErr = 0, 0, "", lost
+		if lost != nil {
+			e.Unenforced = lost.Error()
+		}
 		if in.StopHookActive {
 			e.Continuations = prev.Continuations + 1
 			if slices.Contains(prev.Seen, l.Progress) {
@@ -193,14 +196,14 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	switch {
 	case criteria.OtherSession(l.Session, in.SessionID):
 		// Another session's loop: nothing of this session to remember there.
-		decide(Memory{}, false)
+		decide(Memory{}, false, nil)
 	case remember:
 		err = store.Update(in.SessionID, decide)
 	default:
 		var prev Memory
 		var ok bool
 		prev, ok, err = store.Read(in.SessionID)
-		decide(prev, ok)
+		decide(prev, ok, nil)
 	}
 	if remember && !again && !r.OK && len(r.Budgets) > 0 {
 		// A continuation granted: the turns budget counts it, once.
@@ -215,7 +218,7 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			o.note(fmt.Sprintf(noteNote, err))
 		}
 	}
-	if remember && !criteria.OtherSession(l.Session, in.SessionID) {
+	if remember && lostErr == nil && !criteria.OtherSession(l.Session, in.SessionID) {
 		o.journal(store, r, l, in, changed)
 	}
 	return r
@@ -253,7 +256,7 @@ func Begin(o Options, in Input) Result {
 		return r
 	}
 	store := StoreFor(found)
-	err := store.Update(in.SessionID, func(prev Memory, _ bool) Memory {
+	err := store.Update(in.SessionID, func(prev Memory, _ bool, _ error) Memory {
 		prev.Unchanged = 0
 		return prev
 	})

@@ -19,7 +19,7 @@ func TestLatestSession(t *testing.T) {
 	}
 	remember := func(session string, at time.Time) {
 		t.Helper()
-		if err := s.Update(session, func(Memory, bool) Memory { return Memory{Unchanged: 1, Rule: "unmet"} }); err != nil {
+		if err := s.Update(session, func(Memory, bool, error) Memory { return Memory{Unchanged: 1, Rule: "unmet"} }); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Chtimes(s.file(session), at, at); err != nil {

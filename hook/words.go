@@ -17,9 +17,8 @@ const (
 
 // Notes on stderr.
 const (
-	noteInternal  = "internal error: %v\n%s"
-	noteNote      = "note: %v"
-	noteUncounted = "; the runaway guard cannot count this session"
+	noteInternal = "internal error: %v\n%s"
+	noteNote     = "note: %v"
 )
 
 // Hook input problems.
@@ -43,6 +42,8 @@ const (
 	memoryNotRegular = "memory %s is not a regular file; the guard counts afresh"
 	memoryTooLarge   = "memory %s is larger than %d KiB; the guard counts afresh"
 	memoryNowhere    = "no place for the hook's memory"
+	memoryNoCache    = "no per-user cache directory: %w"
+	memoryAndThen    = "; and "
 	memoryNoDir      = "create memory directory: %w"
 	memoryNoLock     = "lock memory: %w"
 	memoryNoWrite    = "write memory: %w"
