@@ -41,6 +41,8 @@ type budgetRecord struct {
 	Began  int64       `json:"began"` // when the contract began, Unix nanoseconds
 	Turns  int64       `json:"turns"` // stops blocked since
 	Closed usage.Usage `json:"closed"`
+	// Unrecorded: the host of the loop's last stop records no tokens.
+	Unrecorded bool `json:"unrecorded,omitempty"`
 	// Sources are the hosts' files of the loop's sessions, each read as
 	// far as its cursor.
 	Sources []usageSource `json:"sources,omitempty"`
@@ -93,20 +95,24 @@ type UsageSource struct {
 func (s Store) measure(b Budget, host Wire, in Input, remember bool, now time.Time) (Measured, error) {
 	var m Measured
 	var src UsageSource
-	recorded := host.Usage != nil
-	if recorded {
+	if host.Usage != nil {
 		src = host.Usage(in)
-		recorded = src.Path != ""
 	}
 	err := s.updateBudget(remember, now, func(r *budgetRecord, fresh bool) error {
 		var err error
-		if b.Tokens > 0 && recorded {
-			err = r.read(src, in, fresh, now)
-			if err != nil {
-				err = fmt.Errorf(usageUnreadable, src.Path, err)
+		switch {
+		case src.Path != "":
+			r.Unrecorded = false
+			if b.Tokens > 0 {
+				if err = r.read(src, in, fresh, now); err != nil {
+					err = fmt.Errorf(usageUnreadable, src.Path, err)
+				}
 			}
+		case host.Usage == nil && in.SessionID != "":
+			// A stop of a host that records no tokens.
+			r.Unrecorded = true
 		}
-		m = r.measured(b, recorded, now)
+		m = r.measured(b, now)
 		return err
 	})
 	return m, err
@@ -121,11 +127,11 @@ func (s Store) countTurn(now time.Time) error {
 }
 
 // measured is the record's figures for the budget.
-func (r *budgetRecord) measured(b Budget, recorded bool, now time.Time) Measured {
+func (r *budgetRecord) measured(b Budget, now time.Time) Measured {
 	var m Measured
 	m.Tokens = r.tokens()
 	if b.Tokens > 0 {
-		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureTokens, Used: m.Tokens.Total(), Limit: b.Tokens, Unrecorded: !recorded})
+		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureTokens, Used: m.Tokens.Total(), Limit: b.Tokens, Unrecorded: r.Unrecorded})
 	}
 	if b.Turns > 0 {
 		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureTurns, Used: r.Turns, Limit: int64(b.Turns)})

@@ -277,6 +277,16 @@ func Begin(o Options, in Input) Result {
 		// Waiting and failed loops too: a resumed agent is told what its
 		// loop waits for, or how it failed.
 		r.Context = criteria.Context(o.display(found.Path, in), l.Loop, o.Limits)
+		if b := o.budget(in); anyBudget(b) {
+			// As the last stop measured them: the transcript is read at
+			// stops only.
+			m, err := store.measure(b, o.Host, Input{}, false, time.Now())
+			if err != nil {
+				o.note(fmt.Sprintf(noteNote, err))
+			}
+			r.Budgets = m.Budgets
+			r.Context += criteria.BudgetsLeft(m.Budgets)
+		}
 	}
 	if r.Context != "" && o.Host.Title != "" {
 		r.Context += fmt.Sprintf(contextHost, o.Host.Title)

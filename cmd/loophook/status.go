@@ -119,7 +119,10 @@ type statusReport struct {
 	Guard      int           `json:"guard"`
 	GuardLimit int           `json:"guardLimit"`
 	LastRule   criteria.Rule `json:"lastRule,omitempty"`
-	Verdict    verdictReport `json:"verdict"`
+	// Budgets are the approved .loophook.json's budgets, as the hook
+	// measured them (durations in nanoseconds).
+	Budgets []criteria.Measured `json:"budgets,omitempty"`
+	Verdict verdictReport       `json:"verdict"`
 }
 
 // noLoopReport is status --json when there is no loop to show.
@@ -167,6 +170,7 @@ func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 		GuardLimit: lim.GuardLimit,
 		LastRule:   mem.Rule,
 		Verdict:    verdictReport{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
+		Budgets:    r.Budgets,
 	}
 	if r.Loaded != nil {
 		st.Dialect = r.Loaded.Dialect.Name
@@ -292,6 +296,9 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 		g.row(cell{text: "host:"}, cell{text: st.Host})
 	}
 	g.row(cell{text: "guard:"}, cell{text: fmt.Sprintf("%d of %d", st.Guard, st.GuardLimit)})
+	for _, m := range st.Budgets {
+		g.row(cell{text: string(m.Measure) + ":"}, cell{text: budgetBar(m, colour)})
+	}
 	g.row(cell{text: "last rule:"}, cell{text: rule})
 	decision := "go on"
 	if st.Verdict.OK {
@@ -485,6 +492,20 @@ func progressBar(met, total int, colour bool) string {
 		bar = styleGreen + bar[:full] + styleReset + bar[full:]
 	}
 	return fmt.Sprintf("[%s] "+msgProgress, bar, met, total)
+}
+
+// budgetBar shows a measured budget as used of limit, with a bar.
+func budgetBar(m criteria.Measured, colour bool) string {
+	if m.Unrecorded {
+		return fmt.Sprintf(msgUnrecorded, m.Figure(m.Limit))
+	}
+	const width = 24
+	full := int(min(m.Used, m.Limit) * width / m.Limit)
+	bar := strings.Repeat("#", full) + strings.Repeat("-", width-full)
+	if colour && m.Reached() {
+		bar = styleRed + bar + styleReset
+	}
+	return fmt.Sprintf("[%s] "+msgBudget, bar, m.Figure(m.Used), m.Figure(m.Limit))
 }
 
 // lastHost is the protocol of the session's last evaluation in the journal,

@@ -72,6 +72,17 @@ func printTimeline(w io.Writer, entries []hook.Entry) error {
 		if !e.Changed {
 			line += " " + fmt.Sprintf(msgUnchanged, e.Guard)
 		}
+		if len(e.Budgets) > 0 {
+			var figures []string
+			for _, m := range e.Budgets {
+				if m.Unrecorded {
+					figures = append(figures, fmt.Sprintf(msgWhyUnrecorded, m.Measure))
+					continue
+				}
+				figures = append(figures, fmt.Sprintf(msgWhyBudget, m.Measure, m.Figure(m.Used), m.Figure(m.Limit)))
+			}
+			line += " " + fmt.Sprintf(msgWhyBudgets, strings.Join(figures, ", "))
+		}
 		if len(sessions) > 1 {
 			line += "  [" + e.Session + "]"
 		}

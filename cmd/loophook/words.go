@@ -49,11 +49,16 @@ const (
 	msgNote           = "note: %v"
 	msgStandAside     = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
 	msgProgress       = "%d of %d criteria met"
+	msgBudget         = "%s of %s"
+	msgUnrecorded     = "limit %s, not recorded by this host"
 	msgWatchJSON      = "--watch redraws text; it does not go with --json"
 	clearScreen       = "\x1b[H\x1b[2J"
 	msgReadJournal    = "read the journal: %v"
 	msgNoJournal      = "no evaluations yet of the loop in %s"
 	msgUnchanged      = "(state unchanged, guard %d)"
+	msgWhyBudgets     = "(budgets: %s)"
+	msgWhyBudget      = "%s %s of %s"
+	msgWhyUnrecorded  = "%s not recorded by this host"
 )
 
 // note returns a writer of notes for a person, one line each.

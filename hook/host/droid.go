@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/loophook/loophook/hook"
 )
@@ -23,6 +24,7 @@ var droid = Host{
 		Stop:         blockOrTell,
 		SessionStart: hookSpecificContext,
 		LastMessage:  droidLastMessage,
+		Usage:        droidUsage,
 		// The session's working directory, a subdirectory when droid starts
 		// in one: the search climbs from there.
 		ProjectDir: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
@@ -99,4 +101,13 @@ func droidText(id string) hook.LineParser {
 		}
 		return hook.JoinText(entry.Message.Content, "text")
 	}
+}
+
+// droidUsage: Factory Droid keeps the session's usage summed in
+// <session id>.settings.json beside the transcript, not in it.
+func droidUsage(in hook.Input) hook.UsageSource {
+	if in.TranscriptPath == "" {
+		return hook.UsageSource{}
+	}
+	return hook.UsageSource{Path: strings.TrimSuffix(in.TranscriptPath, ".jsonl") + ".settings.json", Summed: true}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/usage"
 )
 
 // Qwen Code (shared/qwen-code/PROTOCOL.md): Claude Code's Stop and
@@ -26,6 +27,7 @@ var qwen = Host{
 		Stop:         blockOrTell,
 		SessionStart: hookSpecificContext,
 		LastMessage:  qwenLastMessage,
+		Usage:        qwenUsage,
 		// The directory qwen started in, as cwd; QWEN_CODE_PROJECT_DIR is
 		// Qwen's own data folder, not the project.
 		ProjectDir: []string{"QWEN_PROJECT_DIR"},
@@ -80,4 +82,10 @@ func qwenText(line []byte) (string, bool) {
 		return "", false
 	}
 	return strings.Join(texts, ""), true
+}
+
+// qwenUsage: Qwen Code records a qwen-code.api_response telemetry record per
+// response in its transcript.
+func qwenUsage(in hook.Input) hook.UsageSource {
+	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Qwen}
 }

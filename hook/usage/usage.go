@@ -65,6 +65,11 @@ type Cursor struct {
 	Head   uint64 `json:"head"`   // hash of the file's first bytes, up to window
 	Tail   uint64 `json:"tail"`   // hash of the bytes before Offset, up to window
 	Sum    Usage  `json:"sum"`    // tokens counted so far
+	// Last is the time of the latest response counted; Floor, after the
+	// file was rewritten, the Last of the file before: a response of the
+	// rewritten file no later than it was counted already.
+	Last  time.Time `json:"last,omitzero"`
+	Floor time.Time `json:"floor,omitzero"`
 	// Recent are the last responses counted, so that a response written
 	// again on a later line (Claude Code writes one line per content
 	// block, each with the message's usage) is counted once.
@@ -92,8 +97,10 @@ const maxLine = 16 << 20
 // Read reads r, a file of size bytes, from the cursor on, and returns the
 // cursor after it. A file that shrank, or whose bytes at its start or
 // before the cursor are not those read before, was rewritten (a compaction,
-// say): it is read again from its start, once, and rewritten is true.
-// Entries written before since are not counted. A last line without its
+// say): it is read again from its start, once, and rewritten is true; what
+// was counted stays counted, and of the rewritten file only the responses
+// later than the last one counted are added. Entries written before since
+// are not counted. A last line without its
 // newline is left for the next read: the host is still writing it.
 func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next Cursor, rewritten bool, err error) {
 	if c.Offset > 0 {
@@ -102,7 +109,8 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 			return c, false, err
 		}
 		if !same {
-			c, rewritten = Cursor{}, true
+			c = Cursor{Sum: c.Sum, Last: c.Last, Floor: c.Last, Recent: c.Recent}
+			rewritten = true
 		}
 	}
 	br := bufio.NewReaderSize(io.NewSectionReader(r, c.Offset, size-c.Offset), 256<<10)
@@ -161,8 +169,14 @@ func (c *Cursor) count(line []byte, since time.Time, f Format) {
 
 // add counts one response.
 func (c *Cursor) add(e Entry, since time.Time) {
-	if !e.At.IsZero() && e.At.Before(since) {
+	switch {
+	case e.At.IsZero():
+	case e.At.Before(since):
 		e.Usage = Usage{} // before the loop began: remembered, not counted
+	case !e.At.After(c.Floor):
+		return // counted before the file was rewritten
+	case e.At.After(c.Last):
+		c.Last = e.At
 	}
 	if e.ID != "" {
 		for i, seen := range c.Recent {

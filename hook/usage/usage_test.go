@@ -99,22 +99,28 @@ func TestRepeatedMessageCountsOnce(t *testing.T) {
 }
 
 // A truncated file, or one rewritten with other bytes, is read again from
-// its start, and says so.
+// its start, and says so: what was counted stays counted, and only what is
+// later than the last response counted is added.
 func TestRewritten(t *testing.T) {
 	data := sample(t, "claude.jsonl")
 	c, _ := read(t, data, Cursor{}, Claude)
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	short := bytes.Join(lines[:8], nil) // the first two messages
+	later := []byte(`{"type":"assistant","timestamp":"2026-12-01T00:00:00Z","message":{"id":"msg_10","usage":{"input_tokens":10,"output_tokens":5}}}` + "\n")
+	short := append(bytes.Join(lines[:8], nil), later...) // two messages, and a new one
 	got, rewritten := read(t, short, c, Claude)
-	if !rewritten || got.Sum.Total() != 30 || got.Offset != int64(len(short)) {
-		t.Errorf("truncated: rewritten %v, sum %d, offset %d; want true, 30, %d", rewritten, got.Sum.Total(), got.Offset, len(short))
+	if !rewritten || got.Sum.Total() != 150 || got.Offset != int64(len(short)) {
+		t.Errorf("truncated: rewritten %v, sum %d, offset %d; want true, 150, %d", rewritten, got.Sum.Total(), got.Offset, len(short))
 	}
 	// Longer, but other bytes before the cursor: a compaction that
 	// rewrote the file and went on.
-	other := append(bytes.Join(lines[2:], nil), bytes.Join(lines[2:8], nil)...)
+	other := append(bytes.Join(lines[2:], nil), later...)
 	got, rewritten = read(t, other, c, Claude)
-	if !rewritten || got.Sum.Total() != 11*15 {
-		t.Errorf("rewritten: %v, sum %d; want true, 165", rewritten, got.Sum.Total())
+	if !rewritten || got.Sum.Total() != 150 {
+		t.Errorf("rewritten: %v, sum %d; want true, 150", rewritten, got.Sum.Total())
+	}
+	// Read once: the next read goes on from there.
+	if again, rewritten := read(t, other, got, Claude); rewritten || again.Sum != got.Sum {
+		t.Errorf("read again: rewritten %v, sum %d; want false, 150", rewritten, again.Sum.Total())
 	}
 	// Appended to only: not rewritten, and the last message written again
 	// counts once.
