@@ -3,6 +3,7 @@ module github.com/loophook/loophook
 go 1.26.8
 
 require (
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f

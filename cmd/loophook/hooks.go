@@ -11,6 +11,7 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/install"
 )
 
 func stopCommand() *cli.Command {
@@ -29,6 +30,12 @@ func sessionStartCommand() *cli.Command {
 			"Example:\n"+
 			"   echo '{\"session_id\":\"s1\",\"cwd\":\".\",\"source\":\"resume\"}' | loophook session-start --protocol claude")
 }
+
+// viaEnv is set by the plugin's hook script (.claude-plugin/hook.sh).
+const (
+	viaEnv    = "LOOPHOOK_VIA"
+	viaPlugin = "plugin"
+)
 
 // started is when the process started, as near as Go can tell: a hook
 // that began before another's verdict on the same stop was given ran beside
@@ -50,7 +57,7 @@ func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io
 	o.Note = note(stderr)
 	o.Started = started
 	if os.Getenv(viaEnv) == viaPlugin {
-		if where, ok := installedBeside(string(ev)); ok {
+		if where, ok := install.InstalledBeside(string(ev)); ok {
 			o.StandAside = fmt.Sprintf(msgStandAside, shown(where))
 		}
 	}

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/install"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,7 +16,7 @@ func scopeFlag() cli.Flag {
 
 // hostFlag's usage names the hosts from the table.
 func hostFlag() cli.Flag {
-	def := defaultHost().Name
+	def := install.Default().Name
 	names := installableNames()
 	for i, n := range names {
 		if n == def {
@@ -38,16 +33,6 @@ func installableNames() []string {
 		names = append(names, h.Name)
 	}
 	return names
-}
-
-// defaultHost is the host install picks when the project shows none.
-func defaultHost() host.Host {
-	for _, h := range host.Installable() {
-		if h.Install.Default {
-			return h
-		}
-	}
-	return host.Installable()[0]
 }
 
 // hostsHelp is each host's help, under its name, for install --help.
@@ -81,7 +66,7 @@ func installCommand() *cli.Command {
 		Description: "Adds loophook's hooks to the host's own file, each running this loophook by its absolute\n" +
 			"path with the host's --protocol, and what the host needs beside them:\n" +
 			hostsHelp() +
-			"--host defaults to the host whose configuration the project has, else " + defaultHost().Name + ".\n" +
+			"--host defaults to the host whose configuration the project has, else " + install.Default().Name + ".\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
 			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
 			"kept as written, not added twice; running it again changes nothing.\n" +
@@ -112,9 +97,9 @@ func uninstallCommand() *cli.Command {
 		Usage: "remove what loophook install added to an agent host's configuration",
 		Description: "Removes from the host's file (see loophook install --help for the hosts and scopes)\n" +
 			"  - loophook's hooks, with the groups and lists they leave empty, and\n" +
-			"  - what install added beside them: Claude Code's env." + blockCapKey + " while it is still\n" +
-			"    \"" + blockCap + "\", Codex's trust of the hooks.\n" +
-			"Everything else stays as it was.\n\n" +
+			"  - what install added beside them: Claude Code's env block cap while it is still\n" +
+			"    loophook's, Codex's trust of the hooks and of the project.\n" +
+			"Everything else stays as it was, and a file that install created goes.\n\n" +
 			"Examples:\n" +
 			"   loophook uninstall\n" +
 			"   loophook uninstall --host copilot --scope local --dry-run",
@@ -134,12 +119,6 @@ type settingsEdit struct {
 	done, would, nothing string
 }
 
-// scopeSettings is another scope's settings file, as read.
-type scopeSettings struct {
-	scope, path string
-	doc         *object
-}
-
 func editSettings(c *cli.Context, e settingsEdit) error {
 	command := c.Command.Name
 	if c.NArg() > 0 {
@@ -149,326 +128,66 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if err != nil {
 		return fail("", "find the project: %v", err)
 	}
-	var notes []string
-	h := hostNamed(c.String("host"))
-	switch {
-	case !c.IsSet("host"):
-		var picked string
-		h, picked = detectHost(wd)
-		notes = append(notes, picked)
-	case h == nil:
-		return errUnknownHost(c.String("host"), hostNames())
-	}
-	scope := c.String("scope")
-	path, root, err := hostPath(h, scope, wd, command)
-	if err != nil {
-		return err
-	}
-	if e.install && h.readOthers {
-		if where, ok := pluginEnabled(claudeFiles(root)...); ok {
-			return errPluginEnabled(shown(where))
+	var picked string
+	h := install.Default()
+	if c.IsSet("host") {
+		if h, err = host.Lookup(c.String("host")); err != nil || h.Install == nil {
+			return errUnknownHost(c.String("host"), installableNames())
 		}
+	} else {
+		h, picked = install.Detect(wd)
 	}
-	bin, err := loophookBinary()
-	if err == nil {
-		err = hostBinary(h, bin)
-	}
+	bin, err := install.Binary()
 	if err != nil {
 		return err
 	}
-	target, data, err := readSettings(path, command)
+	plan, err := install.Prepare(install.Request{Host: h, Scope: c.String("scope"), Wd: wd, Bin: bin, Uninstall: !e.install})
 	if err != nil {
 		return err
 	}
-	doc, err := h.text.decode(data)
-	if err != nil {
-		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s is %v; nothing changed", shown(path), err)
-	}
-	before, _ := h.text.decode(data)
-	var others []scopeSettings
-	if h.readOthers {
-		others = otherScopes(h, scope, path)
-	}
-	change := h.uninstall
-	if e.install {
-		change = h.install
-	}
-	changes, changeNotes, err := change(doc, bin, scope, others)
-	if err != nil {
-		return fail("fix it, or move it aside, and run loophook "+command+" again", "%s: %v; nothing changed", shown(path), err)
-	}
-	notes = append(notes, changeNotes...)
-	out := data
-	if len(changes) > 0 {
-		if out, err = h.text.encode(data, doc); err != nil {
-			return fail(hintByHand(path), "%s: %v; nothing changed", shown(path), err)
-		}
-	}
-	trust, err := prepareTrust(h, e.install, scope, root, path, before, doc, bin)
-	if err != nil {
-		return err
-	}
-	var summary string
+	say := note(c.App.ErrWriter)
+	f := plan.File
+	path, changes := shown(f.Path), strings.Join(f.Changes, ", ")
+	dryRun := c.Bool("dry-run")
 	switch {
-	case c.Bool("dry-run"):
-		if _, err := c.App.Writer.Write(out); err != nil {
+	case dryRun:
+		if _, err := c.App.Writer.Write(f.After); err != nil {
 			return err
 		}
-		summary = fmt.Sprintf("dry run: %s %s; nothing would change", e.nothing, shown(path))
-		if len(changes) > 0 {
-			summary = fmt.Sprintf("dry run: %s %s: %s; nothing written", e.would, shown(path), strings.Join(changes, ", "))
-		}
-	case len(changes) == 0:
-		summary = fmt.Sprintf("%s %s; nothing changed", e.nothing, shown(path))
-	default:
-		if err := writeSettings(target, out); err != nil {
-			return errWrite(shown(path), err)
-		}
-		summary = fmt.Sprintf("%s %s: %s", e.done, shown(path), strings.Join(changes, ", "))
-	}
-	fmt.Fprintf(c.App.ErrWriter, "loophook: %s\n", summary)
-	if trust != nil {
-		if c.Bool("dry-run") {
-			fmt.Fprintf(c.App.ErrWriter, "loophook: dry run: would change %s: %s; nothing written\n", shown(trust.path), strings.Join(trust.changes, ", "))
+		if len(f.Changes) == 0 {
+			say(fmt.Sprintf("dry run: %s %s; nothing would change", e.nothing, path))
 		} else {
-			if err := writeSettings(trust.target, trust.out); err != nil {
-				return errTrustWrite(shown(trust.path), shown(path), err)
-			}
-			fmt.Fprintf(c.App.ErrWriter, "loophook: %s\n", msgTrustWritten(shown(trust.path), trust.changes))
+			say(fmt.Sprintf("dry run: %s %s: %s; nothing written", e.would, path, changes))
+		}
+	default:
+		if err := plan.Write(); err != nil {
+			return err
+		}
+		if len(f.Changes) == 0 {
+			say(fmt.Sprintf("%s %s; nothing changed", e.nothing, path))
+		} else {
+			say(fmt.Sprintf("%s %s: %s", e.done, path, changes))
 		}
 	}
-	if h.readOthers {
-		notes = append(notes, alsoInstalled(others, bin)...)
+	if t := plan.Trust; t != nil {
+		if dryRun {
+			say(fmt.Sprintf("dry run: would change %s: %s; nothing written", shown(t.Path), strings.Join(t.Changes, ", ")))
+		} else {
+			say(msgTrustWritten(h.Title, shown(t.Path), t.Changes))
+		}
 	}
-	if e.install && h.tell != nil {
-		notes = append(notes, h.tell(scope, root, bin)...)
+	notes := plan.Notes
+	if t := plan.Trust; t != nil && t.Gone() && !dryRun {
+		notes = append([]string{msgRemovedFile(shown(t.Path))}, notes...)
+	}
+	if f.Gone() && !dryRun {
+		notes = append([]string{msgRemovedFile(path)}, notes...)
+	}
+	if picked != "" {
+		notes = append([]string{picked}, notes...)
 	}
 	for _, n := range notes {
-		if n != "" {
-			fmt.Fprintf(c.App.ErrWriter, "loophook: note: %s\n", n)
-		}
+		say("note: " + n)
 	}
 	return nil
-}
-
-// preparedTrust is the trust file's new bytes, ready to write.
-type preparedTrust struct {
-	path, target string
-	out          []byte
-	changes      []string
-}
-
-// prepareTrust reads and changes a host's trust file, before anything is
-// written, so that a trust file that cannot be edited leaves both as they were.
-func prepareTrust(h *installHost, install bool, scope, root, path string, before, after *object, bin string) (*preparedTrust, error) {
-	if h.trust == nil {
-		return nil, nil
-	}
-	fe, err := h.trust(install, scope, root, path, before, after, bin)
-	if err != nil || fe == nil {
-		return nil, err
-	}
-	target, data, err := readSettings(fe.path, "install")
-	if err != nil {
-		return nil, err
-	}
-	out, changes, err := fe.change(data)
-	if err != nil {
-		return nil, fail(hintTrustByHand, "%s: %v; nothing changed", shown(fe.path), err)
-	}
-	if len(changes) == 0 {
-		return nil, nil
-	}
-	return &preparedTrust{fe.path, target, out, changes}, nil
-}
-
-// maxSettings is the largest settings file install reads.
-const maxSettings = 16 << 20
-
-// readSettings reads the settings file at path, following a symbolic link
-// to the file it names, target, which is the one to replace. A missing file
-// reads as empty; a link to nothing, and anything but a regular file, are
-// refused without being opened.
-func readSettings(path, command string) (target string, data []byte, err error) {
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return path, nil, nil
-	case err != nil:
-		return "", nil, errRead(shown(path), err)
-	}
-	target = path
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		if target, err = filepath.EvalSymlinks(path); errors.Is(err, fs.ErrNotExist) {
-			link, _ := os.Readlink(path)
-			return "", nil, errDanglingSettings(shown(path), link, command)
-		} else if err != nil {
-			return "", nil, errRead(shown(path), err)
-		}
-	}
-	data, err = readRegular(target, maxSettings)
-	var odd *hook.NotRegular
-	switch {
-	case errors.As(err, &odd):
-		return "", nil, errNotRegularSettings(shown(path), odd.Mode, command)
-	case err != nil:
-		return "", nil, errRead(shown(path), err)
-	}
-	return target, data, nil
-}
-
-// writeSettings replaces the settings file at target atomically, creating
-// the directories it needs, and removing them again should the write fail.
-// Links on the way to target are followed: a person's configuration may
-// live anywhere.
-func writeSettings(target string, data []byte) error {
-	dirPath, name := filepath.Dir(target), filepath.Base(target)
-	undo, err := makeDirs(dirPath)
-	if err != nil {
-		return err
-	}
-	dir, err := os.OpenRoot(dirPath)
-	if err == nil {
-		err = writeIn(dir, name, data, keptPerm(dir, name, 0o644))
-		dir.Close()
-	}
-	if err != nil {
-		undo()
-	}
-	return err
-}
-
-// otherScopes reads the host's settings files of the scopes other than
-// scope, passing over those that cannot be read.
-func otherScopes(h *installHost, scope, path string) []scopeSettings {
-	var others []scopeSettings
-	wd, _ := os.Getwd()
-	for _, other := range h.scopes {
-		p, _, err := hostPath(h, other, wd, "")
-		if other == scope || err != nil || p == path {
-			continue
-		}
-		_, data, err := readSettings(p, "")
-		if err != nil {
-			continue
-		}
-		if doc, err := h.text.decode(data); err == nil {
-			others = append(others, scopeSettings{other, p, doc})
-		}
-	}
-	return others
-}
-
-// decodeSettings reads a settings file; an empty or missing one is {}.
-func decodeSettings(data []byte) (*object, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(bytes.TrimSpace(data)) == 0 {
-		return &object{}, nil
-	}
-	return decodeObject(data)
-}
-
-// sameEncoding gives out the byte order mark and CRLF line ends of the file
-// it replaces, if it had them.
-func sameEncoding(orig, out []byte) []byte {
-	if bytes.Contains(orig, []byte("\r\n")) {
-		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
-	}
-	if bytes.HasPrefix(orig, []byte("\xef\xbb\xbf")) {
-		out = append([]byte("\xef\xbb\xbf"), out...)
-	}
-	return out
-}
-
-// hostPath is the file of a host's scope, and the project's directory for
-// the host. The project scopes are refused where the project's file would
-// be the user's own: in the home directory outside any work tree, or in a
-// work tree whose root is the home directory. command names what was
-// refused.
-func hostPath(h *installHost, scope, wd, command string) (path, root string, err error) {
-	if !slices.Contains(h.scopes, scope) {
-		return "", "", errScope(h.name, h.scopes, scope)
-	}
-	root = h.projectDir(wd)
-	if path, err = h.file(scope, root); err != nil {
-		return "", "", fail("", "find the home directory: %v", err)
-	}
-	if scope != "user" {
-		if user, err := h.file("user", root); err == nil && sameDir(filepath.Dir(path), filepath.Dir(user)) {
-			where := shown(root)
-			if home, err := os.UserHomeDir(); err == nil && sameDir(root, home) {
-				where = "the home directory"
-			}
-			return "", "", errNotAProject(where, filepath.Base(filepath.Dir(path)), command)
-		}
-	}
-	return path, root, nil
-}
-
-// claudeFiles are Claude Code's settings files for the project at root,
-// lowest precedence first: user, project, local.
-func claudeFiles(root string) []string {
-	var files []string
-	for _, scope := range []string{"user", "project", "local"} {
-		if f, err := claudeFile(scope, root); err == nil {
-			files = append(files, f)
-		}
-	}
-	return files
-}
-
-// userConfigDir is where Claude Code keeps its user configuration:
-// CLAUDE_CONFIG_DIR when that is set, else ~/.claude.
-func userConfigDir() (string, error) {
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return dir, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".claude"), nil
-}
-
-// sameDir reports whether a and b name one directory, whether or not it
-// exists yet.
-func sameDir(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
-}
-
-// loophookBinary is the path the hooks run: LOOPHOOK_BIN when set, else this
-// binary's, with symbolic links resolved.
-func loophookBinary() (string, error) {
-	if bin := os.Getenv("LOOPHOOK_BIN"); bin != "" {
-		if !filepath.IsAbs(bin) {
-			return "", fail("", "LOOPHOOK_BIN must be an absolute path, not %q", bin)
-		}
-		return bin, nil
-	}
-	bin, err := os.Executable()
-	if err == nil {
-		bin, err = filepath.EvalSymlinks(bin)
-	}
-	if err != nil {
-		return "", fail("set LOOPHOOK_BIN to loophook's absolute path", "find loophook's own path: %v", err)
-	}
-	return bin, nil
-}
-
-// alsoInstalled warns of loophook's hooks in the other scopes' files: Claude
-// Code runs the hooks of every scope, and a Stop hook run twice per stop
-// would count the runaway guard twice.
-func alsoInstalled(others []scopeSettings, bin string) []string {
-	var notes []string
-	for _, o := range others {
-		if hasLoophookHooks(o.doc, bin) {
-			notes = append(notes, fmt.Sprintf("%s (%s scope) has loophook's hooks too, and Claude Code runs every scope's hooks: remove one with loophook uninstall --scope %s", shown(o.path), o.scope, o.scope))
-		}
-	}
-	return notes
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
 )
 
@@ -138,129 +139,17 @@ func msgStarted(path string, l statefile.Loop) string {
 
 // install and uninstall
 
-func errDanglingSettings(path, target, command string) error {
-	return fail("create the file it points to (it may hold just {}), or remove the link, and run loophook "+command+" again",
-		"%s is a symbolic link to %s, which does not exist; nothing changed", path, target)
-}
-
-func errNotRegularSettings(path string, mode fs.FileMode, command string) error {
-	return fail("a settings file is a JSON file: move this one aside and run loophook "+command+" again",
-		"%s is %s; nothing changed", path, whyNotRegular(mode))
-}
-
-func errNotAProject(where, dir, command string) error {
-	hint := "run loophook install inside a project, or use --scope user to install for every project"
-	if command == "uninstall" {
-		hint = "run loophook uninstall inside a project, or use --scope user for your user settings"
-	}
-	return fail(hint, "%s is not a project: its %s holds your user settings; nothing changed", where, dir)
-}
-
 func errUnknownHost(name string, names []string) error {
 	return fail("", "--host must be %s, not %q", orList(names), name)
 }
 
-func errScope(host string, scopes []string, scope string) error {
-	if host == "claude" {
-		return fail("", "--scope must be %s, not %q", orList(scopes), scope)
-	}
-	return fail("", "--scope must be %s for --host %s, not %q", orList(scopes), host, scope)
-}
-
 // orList is "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+func orList(words []string) string { return host.OrList(words) }
+
+func msgTrustWritten(title, path string, changes []string) string {
+	return fmt.Sprintf("wrote %s's trust into %s: %s", strings.Fields(title)[0], path, strings.Join(changes, ", "))
 }
 
-func errPluginEnabled(where string) error {
-	return fail("the plugin registers loophook's hooks already; to install them yourself instead, disable it first (/plugin in Claude Code, or \"loophook@...\": false under enabledPlugins)",
-		"the loophook Claude Code plugin is enabled in %s; installing the hooks too would run loophook twice per stop; nothing changed", where)
-}
-
-func noteHostFound(host, mark string) string {
-	return fmt.Sprintf("--host %s, since this project has %s (choose another with --host)", host, mark)
-}
-
-func noteHostDefault(marks []string) string {
-	return fmt.Sprintf("--host claude: this project has %s, more than one host's configuration (choose one with --host)", strings.Join(marks, ", "))
-}
-
-func hintByHand(path string) string {
-	return "add loophook's hooks to " + shown(path) + " by hand, or move the comments out of \"hooks\""
-}
-
-const hintTrustByHand = "fix it, or run codex and trust loophook's hooks in /hooks"
-
-func errTrustWrite(trust, hooks string, err error) error {
-	return fail("run codex and trust loophook's hooks in /hooks, or run loophook install again",
-		"write %s: %v; the hooks are in %s, but Codex skips them until they are trusted", trust, pathCause(err), hooks)
-}
-
-func msgTrustWritten(path string, changes []string) string {
-	return fmt.Sprintf("wrote Codex's trust into %s: %s", path, strings.Join(changes, ", "))
-}
-
-func errCodexTopKey(key string) error {
-	return fmt.Errorf("top-level key %q: Codex skips a hooks file with anything but \"description\" and \"hooks\" at the top; move it out", key)
-}
-
-func errDollarInPath(bin string) error {
-	return fail("install loophook at a path without $, or set LOOPHOOK_BIN to one",
-		"loophook's path %s has a $, which Gemini CLI would expand as a variable; nothing changed", bin)
-}
-
-func errTOMLElsewhere(table, line string) error {
-	return fmt.Errorf("%s is defined without a table header (%s); loophook adds only [%s.\"...\"] tables", table, strings.TrimSpace(line), table)
-}
-
-// What each host's person needs to know after an install.
-
-func codexTell(scope, root, bin string) []string {
-	notes := []string{
-		"Codex has no cap on continuations: loophook's runaway guard and the loop's limits are the only brake",
-		"to see it work: codex exec \"...\" prints \"hook: Stop\" on stderr at each stop; nothing there means the hooks were skipped (untrusted or changed: run codex and review them in /hooks)",
-	}
-	if scope == "project" && isLinkedWorktree(root) {
-		notes = append(notes, "this is a linked git worktree, where Codex runs no project hooks: use --scope user")
-	}
-	return notes
-}
-
-func geminiTell(scope, root, bin string) []string {
-	notes := []string{
-		"Gemini CLI runs hooks only in a trusted folder (trust it when gemini asks, or set GEMINI_CLI_TRUST_WORKSPACE=true); headless gemini -p also needs --approval-mode auto_edit for the agent to write the state file",
-		"Gemini CLI has no cap on continuations: loophook's runaway guard and the loop's limits are the only brake",
-		"to see it work: loophook status after a gemini -p run shows the loop's iterations",
-	}
-	if scope == "project" {
-		notes = append([]string{"Gemini CLI reads .gemini/settings.json only in the directory it starts in (" + root + "), not above it: start gemini there"}, notes...)
-	}
-	return notes
-}
-
-func copilotTell(scope, root, bin string) []string {
-	notes := []string{
-		"Copilot CLI runs a project's hooks only in a trusted folder (trust it when copilot asks, or pass --trust-folder to copilot -p)",
-		"Copilot CLI allows 8 continuations per prompt, fixed: a loop not done by then goes on at the next prompt",
-		"to see it work: loophook status after a copilot -p run shows the loop's iterations",
-	}
-	for _, f := range claudeFiles(root)[1:] {
-		if _, data, err := readSettings(f, ""); err == nil {
-			if doc, err := decodeSettings(data); err == nil && hasLoophookHooks(doc, bin) {
-				notes = append(notes, shown(f)+" has loophook's hooks too, and Copilot CLI runs those as well: each stop is evaluated twice (remove them with loophook uninstall --host claude if this project is not used with Claude Code)")
-			}
-		}
-	}
-	return notes
-}
-
-func noteCapSetElsewhere(value, path, scope string) string {
-	return fmt.Sprintf("kept env.%s at %s, set in %s (%s scope); loophook's %q is not added here", blockCapKey, value, path, scope, blockCap)
-}
-
-func changeProtocol(event string) string {
-	return "set --protocol claude on the " + event + " hook"
+func msgRemovedFile(path string) string {
+	return "removed " + path + ": install had created it, and nothing else is left in it"
 }

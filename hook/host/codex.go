@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/hostfile"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -72,6 +73,8 @@ const (
 	codexNoCap          = "Codex has no cap on continuations: loophook's runaway guard and the loop's limits are the only brake"
 	codexSeeItWork      = "to see it work: codex exec \"...\" prints \"hook: Stop\" on stderr at each stop; nothing there means the hooks were skipped (untrusted or changed: run codex and review them in /hooks)"
 	codexLinkedWorktree = "this is a linked git worktree, where Codex runs no project hooks: use --scope user"
+	codexTrusted        = "trusted the project "
+	codexWithdrew       = "withdrew the trust loophook install gave the project "
 )
 
 // codexHome is CODEX_HOME, else ~/.codex.
@@ -135,22 +138,29 @@ func codexText(line []byte) (string, bool) {
 //
 // (codex-cli/PROTOCOL.md §2), and a project's hooks only in a trusted
 // project. An untrusted or changed hook is skipped without a word, so the
-// hash must be exactly what Codex computes. Installing writes both;
-// uninstalling takes out the hashes of the hooks it removed.
+// hash must be exactly what Codex computes. Installing writes both, the
+// project's trust marked as loophook's; uninstalling takes out the hashes
+// of the hooks it removed, and the project's trust when install added it.
 func codexTrust(c TrustChange) (*TrustEdit, error) {
 	home, err := codexHome()
 	if err != nil {
 		return nil, err
 	}
 	edit := &TrustEdit{Path: filepath.Join(home, "config.toml")}
+	project := hostfile.TOMLKey{Table: []string{"projects", c.Root}, Key: "trust_level", Value: "trusted", Marked: true}
 	if !c.Install {
 		for _, h := range c.Before {
 			edit.Drop = append(edit.Drop, []string{"hooks", "state", CodexTrustKey(c.File, CodexEventLabel(h.Event), h.Group, h.Index)})
 		}
+		if c.Scope == "project" {
+			project.Change = codexWithdrew + c.Root
+			edit.Withdraw = append(edit.Withdraw, project)
+		}
 		return edit, nil
 	}
 	if c.Scope == "project" {
-		edit.Set = append(edit.Set, TOMLKey{[]string{"projects", c.Root}, "trust_level", "trusted", "trusted the project " + c.Root})
+		project.Change = codexTrusted + c.Root
+		edit.Set = append(edit.Set, project)
 	}
 	for _, h := range c.After {
 		hash := codexHash(h)
@@ -158,7 +168,7 @@ func codexTrust(c TrustChange) (*TrustEdit, error) {
 			continue
 		}
 		key := CodexTrustKey(c.File, CodexEventLabel(h.Event), h.Group, h.Index)
-		edit.Set = append(edit.Set, TOMLKey{[]string{"hooks", "state", key}, "trusted_hash", hash, "trusted the " + h.Event + " hook"})
+		edit.Set = append(edit.Set, hostfile.TOMLKey{Table: []string{"hooks", "state", key}, Key: "trusted_hash", Value: hash, Change: "trusted the " + h.Event + " hook"})
 	}
 	return edit, nil
 }

@@ -3,6 +3,8 @@ package host
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/loophook/loophook/hook/hostfile"
 )
 
 // A Registration is how loophook install registers loophook's hooks with a
@@ -111,20 +113,10 @@ type Handler struct {
 	GroupPlain   bool
 }
 
-// A TrustEdit is what Trust changes in a TOML file: keys set in tables,
-// and tables removed.
+// A TrustEdit is what Trust changes in a TOML file.
 type TrustEdit struct {
 	Path string
-	Set  []TOMLKey
-	Drop [][]string // tables, by the keys of their names
-}
-
-// A TOMLKey is one string key set in a table: the keys of the table's
-// name ([projects."/src/a"] is projects, /src/a), the key, its value, and
-// what to tell the person when it changes.
-type TOMLKey struct {
-	Table              []string
-	Key, Value, Change string
+	hostfile.TOMLEdit
 }
 
 // homeDir is dir under the home directory, or env's value when set.

@@ -1,4 +1,4 @@
-package main
+package install
 
 import (
 	"os"
@@ -49,7 +49,7 @@ func TestPluginEnabled(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			where, ok := pluginEnabled(files...)
+			where, ok := PluginEnabled(files...)
 			switch {
 			case tc.want < 0 && (ok || where != ""):
 				t.Errorf("pluginEnabled = %q, %v; want not enabled", where, ok)
@@ -61,7 +61,7 @@ func TestPluginEnabled(t *testing.T) {
 }
 
 func TestPluginEnabledNoFiles(t *testing.T) {
-	if where, ok := pluginEnabled(); ok || where != "" {
-		t.Errorf("pluginEnabled() = %q, %v; want not enabled", where, ok)
+	if where, ok := PluginEnabled(); ok || where != "" {
+		t.Errorf("PluginEnabled() = %q, %v; want not enabled", where, ok)
 	}
 }

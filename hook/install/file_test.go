@@ -1,4 +1,4 @@
-package main
+package install
 
 import (
 	"errors"
@@ -24,11 +24,11 @@ func TestWriteSettingsKeepsModeAndLinks(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	resolved, data, err := readSettings(link, "install")
+	resolved, data, err := readFile(link, "install")
 	if err != nil || string(data) != "old" {
-		t.Fatalf("readSettings = %q, %v", data, err)
+		t.Fatalf("readFile = %q, %v", data, err)
 	}
-	if err := writeSettings(resolved, []byte("new")); err != nil {
+	if err := writeFile(resolved, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -47,7 +47,7 @@ func TestWriteSettingsKeepsModeAndLinks(t *testing.T) {
 	// A new file gets 0644 whatever the umask, in the directories it needs,
 	// and no temporary file stays behind.
 	fresh := filepath.Join(dir, "a", "b", "fresh.json")
-	if err := writeSettings(fresh, []byte("{}")); err != nil {
+	if err := writeFile(fresh, []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o644 {
@@ -60,24 +60,21 @@ func TestWriteSettingsKeepsModeAndLinks(t *testing.T) {
 }
 
 func TestFailedWriteLeavesNothing(t *testing.T) {
-	defer func(w func(*os.File, []byte) (int, error)) { writeTemp = w }(writeTemp)
-	writeTemp = func(f *os.File, b []byte) (int, error) {
-		n, _ := f.Write(b[:len(b)/2])
-		return n, errors.New("disk full")
-	}
+	defer func(w func(*os.Root, string, []byte, os.FileMode) error) { writeIn = w }(writeIn)
+	writeIn = func(*os.Root, string, []byte, os.FileMode) error { return errors.New("disk full") }
 	dir := t.TempDir()
 
 	// A new file in new directories: the directories go too.
-	if err := writeSettings(filepath.Join(dir, "a", "b", "settings.json"), []byte("{}\n")); err == nil {
-		t.Fatal("writeSettings succeeded")
+	if err := writeFile(filepath.Join(dir, "a", "b", "settings.json"), []byte("{}\n")); err == nil {
+		t.Fatal("writeFile succeeded")
 	}
 	// A file that was there stays as it was.
 	old := filepath.Join(dir, "settings.json")
 	if err := os.WriteFile(old, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeSettings(old, []byte("new")); err == nil {
-		t.Fatal("writeSettings succeeded")
+	if err := writeFile(old, []byte("new")); err == nil {
+		t.Fatal("writeFile succeeded")
 	}
 	if data, _ := os.ReadFile(old); string(data) != "old" {
 		t.Errorf("the file holds %q, want old", data)

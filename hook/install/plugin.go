@@ -1,10 +1,14 @@
-package main
+package install
 
 import (
 	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
+
+	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/hostfile"
 )
 
 // pluginName is the name .claude-plugin/plugin.json gives the loophook
@@ -17,7 +21,7 @@ import (
 // but the same plugin can come from any marketplace that lists it.
 const pluginName = "loophook"
 
-// pluginEnabled reports whether Claude Code settings enable the loophook
+// PluginEnabled reports whether Claude Code settings enable the loophook
 // plugin, and in which file. When it does, the plugin registers loophook's
 // hooks, and `loophook install` must not register them a second time.
 //
@@ -32,10 +36,10 @@ const pluginName = "loophook"
 //
 // A plugin loaded for one session with --plugin-dir is in no settings file;
 // the plugin's hook tells loophook so itself (LOOPHOOK_VIA=plugin).
-func pluginEnabled(settingsFiles ...string) (where string, ok bool) {
+func PluginEnabled(settingsFiles ...string) (where string, ok bool) {
 	decided := map[string]string{} // plugin id -> the file that enabled it, "" when disabled
 	for _, f := range settingsFiles {
-		b, err := readRegular(f, maxSettings) // never a named pipe: it would block
+		b, err := hook.ReadRegular(f, maxFile) // never a named pipe: it would block
 		if err != nil || !bytes.Contains(b, []byte(pluginName+"@")) {
 			continue
 		}
@@ -82,46 +86,69 @@ func allStrings(list []any) bool {
 	return true
 }
 
-// viaEnv is set by the plugin's hook script (.claude-plugin/hook.sh).
-const (
-	viaEnv    = "LOOPHOOK_VIA"
-	viaPlugin = "plugin"
-)
+// pluginFiles are the files of the host whose plugin registers loophook,
+// lowest precedence first: user, then the project's, in the row's order
+// (Claude Code: user, project, local).
+func pluginFiles(h host.Host, root string) []string {
+	var user, project []string
+	for _, s := range h.Install.Scopes {
+		f, err := s.File(root)
+		switch {
+		case err != nil:
+		case s.Name == "user":
+			user = append(user, f)
+		default:
+			project = append(project, f)
+		}
+	}
+	return append(user, project...)
+}
 
-// installedBeside names the Claude Code settings file in which `loophook
-// install` registered loophook for the hook command (stop, session-start),
-// when the plugin runs that event too: the plugin then stands aside and the
-// installed hook, with its block cap, answers alone. ok is false when no
-// settings file registers it.
-func installedBeside(command string) (where string, ok bool) {
-	dir := os.Getenv("CLAUDE_PROJECT_DIR")
+// InstalledBeside names the file of the plugin's host (Claude Code) in
+// which loophook install registered loophook for the hook command (stop,
+// session-start), when the plugin runs that event too: the plugin then
+// stands aside and the installed hook, with its block cap, answers alone.
+// ok is false when no file registers it.
+func InstalledBeside(command string) (where string, ok bool) {
+	var h host.Host
+	for _, p := range host.Installable() {
+		if p.Install.Plugin {
+			h = p
+		}
+	}
+	if h.Install == nil {
+		return "", false
+	}
+	dir := ""
+	for _, v := range h.ProjectDir {
+		if dir = os.Getenv(v); dir != "" {
+			break
+		}
+	}
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	event := ""
-	for _, h := range hookEvents {
-		if h.command == command {
-			event = h.event
-		}
-	}
-	for _, f := range claudeFiles(projectRoot(dir)) {
-		b, err := readRegular(f, maxSettings)
+	for _, f := range pluginFiles(h, projectDir(h, dir)) {
+		b, err := hook.ReadRegular(f, maxFile)
 		if err != nil || !bytes.Contains(b, []byte("loophook")) {
 			continue
 		}
-		doc, err := decodeSettings(b)
+		doc, err := hostfile.ParseJSON(b, h.Install.Comments)
 		if err != nil {
 			continue
 		}
-		hooks, _ := doc.get("hooks")
-		h, isObject := hooks.(*object)
-		if !isObject {
+		hooks, _ := doc.Top().Object("hooks", "")
+		if hooks == nil {
 			continue
 		}
-		groups, _ := h.get(event)
-		list, _ := groups.([]any)
-		if len(findHandlers(list, loophookHandler("", command))) > 0 {
-			return f, true
+		for _, ev := range h.Install.Events {
+			if ev.Command != command {
+				continue
+			}
+			list, _ := hooks.List(ev.Name, "")
+			if len(find(h.Install, list, "", command)) > 0 {
+				return f, true
+			}
 		}
 	}
 	return "", false

@@ -1,0 +1,197 @@
+package install
+
+import (
+	"strings"
+)
+
+// The command line a host runs for one of loophook's hooks, and how one a
+// person wrote is recognised as loophook's.
+
+// commandLine is the command line a host runs for one of loophook's hooks,
+// speaking that host's protocol.
+func commandLine(bin, command, protocol string) string {
+	return shellQuote(bin) + " " + command + " --protocol " + protocol
+}
+
+// ours recognises the command line of loophook's handler for command: the
+// one bin would be installed as, or any loophook's.
+func ours(bin, command string) func(string) bool {
+	return func(line string) bool {
+		_, ok := parseCall(line, bin, command)
+		return ok
+	}
+}
+
+// call is a hook's command line that runs loophook: the words before the
+// program (a cd DIR &&, environment assignments, env, exec), the program,
+// and its arguments, the first of which is loophook's command.
+type call struct {
+	line string
+	prog word
+	args []word
+}
+
+// parseCall takes apart a command line that runs loophook's command: a
+// program named loophook, or bin, after a cd DIR &&, any environment
+// assignments, env or exec. A person may have written it any of these ways.
+func parseCall(line, bin, command string) (call, bool) {
+	line = strings.TrimSpace(line)
+	words, ok := shellWords(line)
+	if !ok {
+		return call{}, false
+	}
+	i := 0
+	if len(words) > 3 && words[0].text == "cd" && line[words[2].start:words[2].end] == "&&" {
+		i = 3
+	}
+	for i < len(words) && (isAssignment(line[words[i].start:words[i].end]) || words[i].text == "env" || words[i].text == "exec") {
+		i++
+	}
+	if i+1 >= len(words) || words[i+1].text != command {
+		return call{}, false
+	}
+	prog := words[i].text
+	base := prog[strings.LastIndexAny(prog, `/\`)+1:]
+	if base != "loophook" && base != "loophook.exe" && (bin == "" || prog != bin) {
+		return call{}, false
+	}
+	return call{line, words[i], words[i+1:]}, true
+}
+
+// isAssignment reports whether a word, as written, sets an environment
+// variable for the command after it: NAME=value.
+func isAssignment(raw string) bool {
+	name, _, ok := strings.Cut(raw, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, c := range name {
+		letter := c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		digit := '0' <= c && c <= '9'
+		if !letter && (i == 0 || !digit) {
+			return false
+		}
+	}
+	return true
+}
+
+// repointed is a loophook hook's command line run by bin with --protocol
+// protocol: everything else a person wrote (a cd, an environment prefix,
+// flags, their order) stays as written; a --protocol of another value is
+// set, and a missing one added after the command. moved says whether the
+// program changed. A line that is not loophook's becomes loophook's plain
+// one.
+func repointed(line, bin, command, protocol string) (cmd string, moved bool) {
+	c, ok := parseCall(line, bin, command)
+	if !ok {
+		return commandLine(bin, command, protocol), true
+	}
+	var b strings.Builder
+	b.WriteString(c.line[:c.prog.start])
+	b.WriteString(shellQuote(bin))
+	at := c.prog.end
+	hasProtocol := false
+	for j := 1; j < len(c.args); j++ {
+		a := c.args[j]
+		name, value, hasValue := strings.Cut(a.text, "=")
+		if name != "--protocol" && name != "-protocol" {
+			continue
+		}
+		hasProtocol = true
+		switch {
+		case hasValue && value != protocol:
+			b.WriteString(c.line[at:a.start] + name + "=" + protocol)
+			at = a.end
+		case !hasValue && j+1 == len(c.args):
+			b.WriteString(c.line[at:a.end] + " " + protocol)
+			at = a.end
+		case !hasValue && c.args[j+1].text != protocol:
+			b.WriteString(c.line[at:c.args[j+1].start] + protocol)
+			at = c.args[j+1].end
+			j++
+		}
+	}
+	if !hasProtocol {
+		b.WriteString(c.line[at:c.args[0].end] + " --protocol " + protocol)
+		at = c.args[0].end
+	}
+	b.WriteString(c.line[at:])
+	return b.String(), c.prog.text != bin
+}
+
+// word is one word of a shell command line: where it is as written, and
+// what it says once its quotes are taken off.
+type word struct {
+	start, end int
+	text       string
+}
+
+// shellWords splits a command line into words the way sh does before it
+// expands them; ok is false when a quote is left open. It is held to
+// mvdan.cc/sh's parser by FuzzShellWords.
+func shellWords(line string) (words []word, ok bool) {
+	var b strings.Builder
+	start := -1
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == ' ' || c == '\t' || c == '\n' {
+			if start >= 0 {
+				words = append(words, word{start, i, b.String()})
+				b.Reset()
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		switch c {
+		case '\'':
+			end := strings.IndexByte(line[i+1:], '\'')
+			if end < 0 {
+				return nil, false
+			}
+			b.WriteString(line[i+1 : i+1+end])
+			i += end + 1
+		case '"':
+			i++
+			for ; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`\n", line[i+1]) >= 0 {
+					i++
+					if line[i] == '\n' {
+						continue // a line continuation inside double quotes
+					}
+				}
+				b.WriteByte(line[i])
+			}
+			if i == len(line) {
+				return nil, false
+			}
+		case '\\':
+			if i+1 < len(line) {
+				i++
+				if line[i] == '\n' {
+					continue // a line continuation
+				}
+				b.WriteByte(line[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if start >= 0 {
+		words = append(words, word{start, len(line), b.String()})
+	}
+	return words, true
+}
+
+// shellSafe are the bytes a word needs no quotes for.
+const shellSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
+
+// shellQuote quotes a path for the shell a host runs hook commands in.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, shellSafe) == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

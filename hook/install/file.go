@@ -1,0 +1,85 @@
+package install
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/loophook/loophook/hook"
+)
+
+// maxFile is the largest host file install reads.
+const maxFile = 16 << 20
+
+// readFile reads the host's file at path, following a symbolic link to the
+// file it names, target, which is the one to replace. A missing file reads
+// as empty; a link to nothing, and anything but a regular file, are refused
+// without being opened.
+func readFile(path, command string) (target string, data []byte, err error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, nil, nil
+	case err != nil:
+		return "", nil, errRead(shown(path), err)
+	}
+	target = path
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(path); errors.Is(err, fs.ErrNotExist) {
+			link, _ := os.Readlink(path)
+			return "", nil, errDangling(shown(path), link, command)
+		} else if err != nil {
+			return "", nil, errRead(shown(path), err)
+		}
+	}
+	data, err = hook.ReadRegular(target, maxFile)
+	var odd *hook.NotRegular
+	switch {
+	case errors.As(err, &odd):
+		return "", nil, errNotRegular(shown(path), odd.Mode, command)
+	case errors.Is(err, hook.ErrTooLarge):
+		return "", nil, errRead(shown(path), errLarger(maxFile))
+	case err != nil:
+		return "", nil, errRead(shown(path), err)
+	}
+	return target, data, nil
+}
+
+// writeFile replaces the file at target atomically, creating the
+// directories it needs, and removing them again should the write fail.
+// Links on the way to target are followed: a person's configuration may
+// live anywhere.
+func writeFile(target string, data []byte) error {
+	dirPath, name := filepath.Dir(target), filepath.Base(target)
+	undo, err := hook.MakeDirs(dirPath)
+	if err != nil {
+		return err
+	}
+	dir, err := os.OpenRoot(dirPath)
+	if err == nil {
+		err = writeIn(dir, name, data, hook.KeptPerm(dir, name, 0o644))
+		dir.Close()
+	}
+	if err != nil {
+		undo()
+	}
+	return err
+}
+
+// writeIn is hook.WriteIn; tests replace it to fail half-way.
+var writeIn = hook.WriteIn
+
+// pathCause drops the path from an os error where the message names the
+// file already.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

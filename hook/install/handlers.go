@@ -1,0 +1,368 @@
+package install
+
+import (
+	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/hostfile"
+)
+
+// One install algorithm for every host: loophook's handlers for each of the
+// host's events, in its file's "hooks" object, written and found by its
+// registration; what only one host needs (Claude Code's block cap, Codex's
+// top-level keys, Copilot's version) is a field of its row.
+
+// handler is one of loophook's handlers in a file: the object, the member
+// that holds its command line, and where it is (its matcher group's
+// index, and its own within the group or the event's list).
+type handler struct {
+	obj          *hostfile.Object
+	key          string
+	group, index int
+	groupPlain   bool
+}
+
+func (h handler) command() string {
+	s, _ := h.obj.String(h.key)
+	return s
+}
+
+// find lists loophook's handlers for command in an event's list. Anything
+// of another shape is someone else's and is skipped.
+func find(reg *host.Registration, list *hostfile.List, bin, command string) []handler {
+	if list == nil {
+		return nil
+	}
+	isOurs := ours(bin, command)
+	var found []handler
+	inList := func(l *hostfile.List, group int, plain bool) {
+		for i := 0; i < l.Len(); i++ {
+			o, ok := l.Object(i)
+			if !ok {
+				continue
+			}
+			for _, key := range reg.CommandKeys {
+				if o.Has(key) {
+					if s, ok := o.String(key); ok && isOurs(s) {
+						found = append(found, handler{o, key, group, i, plain})
+					}
+					break
+				}
+			}
+		}
+	}
+	if !reg.Grouped {
+		inList(list, 0, true)
+		return found
+	}
+	for g := 0; g < list.Len(); g++ {
+		group, ok := list.Object(g)
+		if !ok {
+			continue
+		}
+		if handlers, err := group.List("hooks", ""); err == nil && handlers != nil {
+			inList(handlers, g, group.Len() == 1)
+		}
+	}
+	return found
+}
+
+// remove takes the handlers drop picks out of an event's list, with the
+// matcher groups this leaves with no handler; groups that were empty
+// already stay.
+func remove(reg *host.Registration, list *hostfile.List, found []handler, drop func(handler) bool) {
+	picked := func(group, index int) bool {
+		for _, f := range found {
+			if f.group == group && f.index == index && drop(f) {
+				return true
+			}
+		}
+		return false
+	}
+	if !reg.Grouped {
+		list.RemoveIf(func(i int) bool { return picked(0, i) })
+		return
+	}
+	list.RemoveIf(func(g int) bool {
+		group, ok := list.Object(g)
+		if !ok {
+			return false
+		}
+		handlers, err := group.List("hooks", "")
+		if err != nil || handlers == nil {
+			return false
+		}
+		if handlers.RemoveIf(func(i int) bool { return picked(g, i) }) == 0 {
+			return false
+		}
+		return handlers.Len() == 0
+	})
+}
+
+// entry is loophook's new entry in an event's list: the handler, in a
+// matcher group of its own where the host groups them.
+func entry(reg *host.Registration, ev host.Event, line string) any {
+	var handler []hostfile.Member
+	for _, m := range reg.Handler(ev, line) {
+		handler = append(handler, hostfile.Member{Key: m.Key, Value: m.Value})
+	}
+	if reg.Grouped {
+		return []hostfile.Member{{Key: "hooks", Value: []any{handler}}}
+	}
+	return handler
+}
+
+// hasOurs reports whether a host's file has any of loophook's hooks.
+func hasOurs(reg *host.Registration, doc *hostfile.JSON, bin string) bool {
+	hooks, _ := doc.Top().Object("hooks", "")
+	if hooks == nil {
+		return false
+	}
+	for _, ev := range reg.Events {
+		list, _ := hooks.List(ev.Name, "")
+		if len(find(reg, list, bin, ev.Command)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// trustHandlers lists loophook's handlers in a file as a host's Trust
+// reads them.
+func trustHandlers(reg *host.Registration, doc *hostfile.JSON, bin string) []host.Handler {
+	hooks, _ := doc.Top().Object("hooks", "")
+	if hooks == nil {
+		return nil
+	}
+	var out []host.Handler
+	for _, ev := range reg.Events {
+		list, _ := hooks.List(ev.Name, "")
+		for _, f := range find(reg, list, bin, ev.Command) {
+			h := host.Handler{Event: ev.Name, Group: f.group, Index: f.index, GroupPlain: f.groupPlain}
+			for _, k := range f.obj.Keys() {
+				v, _ := f.obj.Value(k)
+				h.Members = append(h.Members, host.Member{Key: k, Value: v})
+			}
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// add merges loophook's hooks into a host's file, keeping everything else;
+// what it adds goes after what is there. others are the host's other
+// scopes' files, where a person's block cap may be.
+func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile) (changes, notes []string, err error) {
+	reg := h.Install
+	top := doc.Top()
+	if reg.TopKeys != nil {
+		for _, k := range top.Keys() {
+			if !contains(reg.TopKeys, k) {
+				return nil, nil, errTopKey(k, h.Title, reg.TopKeys)
+			}
+		}
+	}
+	if top.Len() == 0 && reg.NewFile != nil {
+		for _, m := range reg.NewFile(scope) {
+			top.Set(m.Key, m.Value)
+		}
+	}
+	if reg.BlockCap != nil {
+		c, n, err := addBlockCap(reg.BlockCap, top, others)
+		if err != nil {
+			return nil, nil, err
+		}
+		changes, notes = append(changes, c...), append(notes, n...)
+	}
+	hooks, err := top.Object("hooks", "/hooks")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, ev := range reg.Events {
+		var list *hostfile.List
+		if hooks != nil {
+			if list, err = hooks.List(ev.Name, "/hooks/"+ev.Name); err != nil {
+				return nil, nil, err
+			}
+		}
+		want := commandLine(bin, ev.Command, h.Name)
+		found := find(reg, list, bin, ev.Command)
+		if len(found) == 0 {
+			if hooks == nil {
+				hooks = top.AddObject("hooks")
+			}
+			if list == nil {
+				list = hooks.AddList(ev.Name)
+			}
+			list.Append(entry(reg, ev, want))
+			changes = append(changes, changeAdded(ev.Name))
+			continue
+		}
+		// Keep the person's own line, should an older install have added
+		// a plain one beside it; else the one that needs no change.
+		keep, custom, exact := found[0], -1, -1
+		for i, f := range found {
+			if next, _ := repointed(f.command(), bin, ev.Command, h.Name); custom < 0 && next != want {
+				custom = i
+			}
+			if exact < 0 && f.command() == want {
+				exact = i
+			}
+		}
+		switch {
+		case custom >= 0:
+			keep = found[custom]
+		case exact >= 0:
+			keep = found[exact]
+		}
+		if cmd, moved := repointed(keep.command(), bin, ev.Command, h.Name); cmd != keep.command() {
+			keep.obj.Set(keep.key, cmd)
+			if moved {
+				changes = append(changes, changePointed(ev.Name, bin))
+			} else {
+				changes = append(changes, changeProtocol(h.Name, ev.Name))
+			}
+		}
+		if len(found) > 1 {
+			remove(reg, list, found, func(f handler) bool { return f != keep })
+			changes = append(changes, changeCopies(len(found)-1, ev.Name))
+		}
+	}
+	return changes, notes, nil
+}
+
+// take takes loophook's hooks out of a host's file, with the groups and
+// lists they leave empty, and what else install added.
+func take(h host.Host, doc *hostfile.JSON, bin string) (changes, notes []string, err error) {
+	reg := h.Install
+	top := doc.Top()
+	hooks, err := top.Object("hooks", "/hooks")
+	if err != nil {
+		return nil, nil, err
+	}
+	if hooks != nil {
+		removedAny := false
+		for _, ev := range reg.Events {
+			list, err := hooks.List(ev.Name, "/hooks/"+ev.Name)
+			if err != nil {
+				return nil, nil, err
+			}
+			found := find(reg, list, bin, ev.Command)
+			if len(found) == 0 {
+				continue
+			}
+			removedAny = true
+			remove(reg, list, found, func(handler) bool { return true })
+			if list.Len() == 0 {
+				hooks.Remove(ev.Name)
+			}
+			changes = append(changes, changeRemoved(len(found), ev.Name))
+		}
+		if removedAny && hooks.Len() == 0 {
+			top.Remove("hooks")
+		}
+	}
+	if reg.BlockCap != nil {
+		c, n, err := takeBlockCap(reg.BlockCap, top)
+		if err != nil {
+			return nil, nil, err
+		}
+		changes, notes = append(changes, c...), append(notes, n...)
+	}
+	return changes, notes, nil
+}
+
+// onlyNewFile reports whether what is left of a file after an uninstall is
+// no more than install starts a new file with: then install created it,
+// and it goes.
+func onlyNewFile(reg *host.Registration, doc *hostfile.JSON, scope string, data []byte) bool {
+	top := doc.Top()
+	if doc.HasComments() || len(data) == 0 {
+		return false
+	}
+	var members []host.Member
+	if reg.NewFile != nil {
+		members = reg.NewFile(scope)
+	}
+	if top.Len() != len(members) {
+		return false
+	}
+	for _, m := range members {
+		v, _ := top.Value(m.Key)
+		if n, ok := m.Value.(int); ok && v != int64(n) || !ok && v != m.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// The block cap: loophook's only while it has loophook's value. A person's
+// own value, here or in another scope's file, is kept, since the host
+// would take loophook's in a scope above theirs over it.
+
+func addBlockCap(cap *host.Setting, top *hostfile.Object, others []scopeFile) (changes, notes []string, err error) {
+	env, err := top.Object("env", "/env")
+	if err != nil {
+		return nil, nil, err
+	}
+	var v any
+	var ok bool
+	if env != nil {
+		v, ok = env.Value(cap.Key)
+	}
+	switch {
+	case !ok:
+		if o, raw := personsBlockCap(cap, others); o != nil {
+			notes = append(notes, noteCapSetElsewhere(cap, raw, shown(o.path), o.scope))
+			break
+		}
+		if env == nil {
+			env = top.AddObject("env")
+		}
+		env.Set(cap.Key, cap.Value)
+		changes = append(changes, changeCapSet(cap))
+	case v != cap.Value:
+		notes = append(notes, noteCapKept(cap, env.Raw(cap.Key)))
+	}
+	return changes, notes, nil
+}
+
+func takeBlockCap(cap *host.Setting, top *hostfile.Object) (changes, notes []string, err error) {
+	env, err := top.Object("env", "/env")
+	if err != nil || env == nil {
+		return nil, nil, err
+	}
+	switch v, ok := env.Value(cap.Key); {
+	case ok && v == cap.Value:
+		env.Remove(cap.Key)
+		changes = append(changes, changeCapRemoved(cap))
+		if env.Len() == 0 {
+			top.Remove("env")
+		}
+	case ok:
+		notes = append(notes, noteCapLeft(cap, env.Raw(cap.Key)))
+	}
+	return changes, notes, nil
+}
+
+// personsBlockCap is the first of others that sets the block cap to a
+// value that is not loophook's, and that value as written.
+func personsBlockCap(cap *host.Setting, others []scopeFile) (*scopeFile, string) {
+	for i, o := range others {
+		env, _ := o.doc.Top().Object("env", "")
+		if env == nil {
+			continue
+		}
+		if v, ok := env.Value(cap.Key); ok && v != cap.Value {
+			return &others[i], env.Raw(cap.Key)
+		}
+	}
+	return nil, ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

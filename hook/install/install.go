@@ -1,0 +1,381 @@
+// Package install plans loophook install and uninstall for any host of
+// hook/host: the changes to the host's file (and to its trust file, for
+// Codex CLI), the notes a person needs, and the writing, all or nothing.
+// It prints nothing; cmd/loophook says what the plan did.
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/hostfile"
+)
+
+// A Request is one install or uninstall.
+type Request struct {
+	Host      host.Host
+	Scope     string
+	Wd        string // where the person is
+	Bin       string // the loophook the hooks run (Binary)
+	Uninstall bool
+}
+
+// A Plan is what an install or uninstall changes, ready to write.
+type Plan struct {
+	File  Edit  // the host's file
+	Trust *Edit // the host's trust file, nil when it does not change
+	// Notes are what the person must know, one sentence each.
+	Notes []string
+}
+
+// An Edit is one file's change.
+type Edit struct {
+	Path    string // the file as the host names it
+	target  string // the file written: Path, its links followed
+	Before  []byte
+	After   []byte // nil when the file goes
+	Changes []string
+}
+
+// Gone reports whether the edit removes the file: uninstall leaves nothing
+// of a file that install created.
+func (e Edit) Gone() bool { return e.After == nil && len(e.Changes) > 0 }
+
+// Prepare reads the host's file (and trust file) and plans the change,
+// writing nothing; a file that cannot be changed is refused before either
+// is written.
+func Prepare(r Request) (*Plan, error) {
+	h, reg := r.Host, r.Host.Install
+	command := "install"
+	if r.Uninstall {
+		command = "uninstall"
+	}
+	path, root, err := hostPath(h, r.Scope, r.Wd, command)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Uninstall && reg.Plugin {
+		if where, ok := PluginEnabled(pluginFiles(h, root)...); ok {
+			return nil, errPluginEnabled(shown(where))
+		}
+	}
+	if reg.ExpandsDollar && strings.Contains(r.Bin, "$") {
+		return nil, errDollarInPath(r.Bin, h.Title)
+	}
+	target, data, err := readFile(path, command)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := hostfile.ParseJSON(data, reg.Comments)
+	if err != nil {
+		return nil, errUnreadable(shown(path), err, command)
+	}
+	before, _ := hostfile.ParseJSON(data, reg.Comments)
+	var others []scopeFile
+	if reg.EveryScope {
+		others = otherScopes(h, r.Scope, r.Wd, path)
+	}
+	var changes, notes []string
+	if r.Uninstall {
+		changes, notes, err = take(h, doc, r.Bin)
+	} else {
+		changes, notes, err = add(h, doc, r.Bin, r.Scope, others)
+	}
+	if err != nil {
+		return nil, errCannotChange(shown(path), err, command)
+	}
+	p := &Plan{File: Edit{Path: path, target: target, Before: data, After: data, Changes: changes}}
+	if len(changes) > 0 {
+		p.File.After = doc.Bytes()
+		if r.Uninstall && target == path && onlyNewFile(reg, doc, r.Scope, data) {
+			p.File.After = nil
+		}
+	}
+	if reg.Trust != nil {
+		if p.Trust, err = prepareTrust(h, r, root, path, before, doc); err != nil {
+			return nil, err
+		}
+	}
+	p.Notes = append(p.Notes, notes...)
+	if reg.EveryScope {
+		p.Notes = append(p.Notes, alsoInstalled(h, others, r.Bin)...)
+	}
+	if !r.Uninstall {
+		p.Notes = append(p.Notes, alsoRun(h, root, r.Bin)...)
+		if reg.Notes != nil {
+			p.Notes = append(p.Notes, reg.Notes(r.Scope, host.Project{Root: root, LinkedWorktree: isLinked(root)})...)
+		}
+	}
+	return p, nil
+}
+
+// Write writes the plan: the host's file, then its trust file.
+func (p *Plan) Write() error {
+	if len(p.File.Changes) > 0 {
+		if err := p.File.write(); err != nil {
+			return errWrite(shown(p.File.Path), err)
+		}
+	}
+	if p.Trust != nil {
+		if err := p.Trust.write(); err != nil {
+			return errTrustWrite(shown(p.Trust.Path), shown(p.File.Path), err)
+		}
+	}
+	return nil
+}
+
+func (e Edit) write() error {
+	if e.After == nil {
+		if err := os.Remove(e.target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return writeFile(e.target, e.After)
+}
+
+// prepareTrust reads and changes a host's trust file, before anything is
+// written, so that a trust file that cannot be edited leaves both as they
+// were.
+func prepareTrust(h host.Host, r Request, root, path string, before, after *hostfile.JSON) (*Edit, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	te, err := h.Install.Trust(host.TrustChange{
+		Install: !r.Uninstall, Scope: r.Scope, Root: root, File: abs,
+		Before: trustHandlers(h.Install, before, r.Bin), After: trustHandlers(h.Install, after, r.Bin),
+	})
+	if err != nil {
+		return nil, errHome(err)
+	}
+	target, data, err := readFile(te.Path, "install")
+	if err != nil {
+		return nil, err
+	}
+	out, changes, err := hostfile.EditTOML(data, te.TOMLEdit)
+	if err != nil {
+		return nil, errTrustEdit(shown(te.Path), err)
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	if r.Uninstall && target == te.Path && len(bytes.TrimSpace(out)) == 0 {
+		out = nil // install created it, and nothing else is left in it
+	}
+	return &Edit{Path: te.Path, target: target, Before: data, After: out, Changes: changes}, nil
+}
+
+// scopeFile is another scope's file, as read.
+type scopeFile struct {
+	scope, path string
+	doc         *hostfile.JSON
+}
+
+// otherScopes reads the host's files of the scopes other than scope,
+// passing over those that cannot be read.
+func otherScopes(h host.Host, scope, wd, path string) []scopeFile {
+	var others []scopeFile
+	for _, s := range h.Install.Scopes {
+		p, _, err := hostPath(h, s.Name, wd, "")
+		if s.Name == scope || err != nil || p == path {
+			continue
+		}
+		if doc, ok := readDoc(h, p); ok {
+			others = append(others, scopeFile{s.Name, p, doc})
+		}
+	}
+	return others
+}
+
+// readDoc reads a host's file, false when it cannot.
+func readDoc(h host.Host, path string) (*hostfile.JSON, bool) {
+	_, data, err := readFile(path, "")
+	if err != nil {
+		return nil, false
+	}
+	doc, err := hostfile.ParseJSON(data, h.Install.Comments)
+	return doc, err == nil
+}
+
+// alsoInstalled warns of loophook's hooks in the other scopes' files of a
+// host that runs every scope's hooks: a stop hook run twice per stop would
+// count the runaway guard twice.
+func alsoInstalled(h host.Host, others []scopeFile, bin string) []string {
+	var notes []string
+	for _, o := range others {
+		if hasOurs(h.Install, o.doc, bin) {
+			notes = append(notes, noteAlsoInstalled(shown(o.path), o.scope, h.Title))
+		}
+	}
+	return notes
+}
+
+// alsoRun warns of loophook's hooks in the project files of the host whose
+// hooks this one runs too (Copilot CLI runs Claude Code's).
+func alsoRun(h host.Host, root, bin string) []string {
+	g, err := host.Lookup(h.Runs)
+	if h.Runs == "" || err != nil || g.Install == nil {
+		return nil
+	}
+	var notes []string
+	for _, s := range g.Install.Scopes {
+		if s.Name == "user" {
+			continue
+		}
+		f, err := s.File(root)
+		if err != nil {
+			continue
+		}
+		if doc, ok := readDoc(g, f); ok && hasOurs(g.Install, doc, bin) {
+			notes = append(notes, noteAlsoRun(shown(f), h.Title, g.Name, g.Title))
+		}
+	}
+	return notes
+}
+
+// hostPath is the file of a host's scope, and the project's directory for
+// the host. The project scopes are refused where the project's file would
+// be the user's own: in the home directory outside any work tree, or in a
+// work tree whose root is the home directory. command names what was
+// refused.
+func hostPath(h host.Host, scope, wd, command string) (path, root string, err error) {
+	reg := h.Install
+	var names []string
+	var file func(string) (string, error)
+	var user func(string) (string, error)
+	for _, s := range reg.Scopes {
+		names = append(names, s.Name)
+		if s.Name == scope {
+			file = s.File
+		}
+		if s.Name == "user" {
+			user = s.File
+		}
+	}
+	if file == nil {
+		return "", "", errScope(h, names, scope)
+	}
+	root = projectDir(h, wd)
+	if path, err = file(root); err != nil {
+		return "", "", errHome(err)
+	}
+	if scope != "user" && user != nil {
+		if u, err := user(root); err == nil && sameDir(filepath.Dir(path), filepath.Dir(u)) {
+			where := shown(root)
+			if home, err := os.UserHomeDir(); err == nil && sameDir(root, home) {
+				where = whereHome
+			}
+			return "", "", errNotAProject(where, filepath.Base(filepath.Dir(path)), command)
+		}
+	}
+	return path, root, nil
+}
+
+// projectDir is the directory a host reads a project's files from.
+func projectDir(h host.Host, wd string) string {
+	if h.Install.InWorkTree {
+		top, _ := hook.WorkTreeTop(wd)
+		return top
+	}
+	return wd
+}
+
+// isLinked reports whether root is a linked git worktree, whose .git is a
+// file naming the main repository.
+func isLinked(root string) bool {
+	fi, err := os.Lstat(filepath.Join(root, ".git"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// sameDir reports whether a and b name one directory, whether or not it
+// exists yet.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// Detect is the host whose configuration the project in wd has, and a
+// note saying which it picked; the default host when there is none, or
+// more than one.
+func Detect(wd string) (host.Host, string) {
+	var found []host.Host
+	var seen []string
+	for _, h := range host.Installable() {
+		dir := projectDir(h, wd)
+		for _, m := range h.Install.Marks {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(m))); err == nil {
+				found = append(found, h)
+				seen = append(seen, m)
+				break
+			}
+		}
+	}
+	def := Default()
+	switch {
+	case len(found) == 0, len(found) == 1 && found[0].Name == def.Name:
+		return def, "" // what loophook always did
+	case len(found) == 1:
+		return found[0], noteHostFound(found[0].Name, seen[0])
+	}
+	return def, noteHostDefault(def.Name, seen)
+}
+
+// Default is the host install picks when the project shows none.
+func Default() host.Host {
+	hosts := host.Installable()
+	if i := slices.IndexFunc(hosts, func(h host.Host) bool { return h.Install.Default }); i >= 0 {
+		return hosts[i]
+	}
+	return hosts[0]
+}
+
+// Binary is the path the hooks run: LOOPHOOK_BIN when set, else this
+// binary's, with symbolic links resolved.
+func Binary() (string, error) {
+	if bin := os.Getenv("LOOPHOOK_BIN"); bin != "" {
+		if !filepath.IsAbs(bin) {
+			return "", refuse("", "LOOPHOOK_BIN must be an absolute path, not %q", bin)
+		}
+		return bin, nil
+	}
+	bin, err := os.Executable()
+	if err == nil {
+		bin, err = filepath.EvalSymlinks(bin)
+	}
+	if err != nil {
+		return "", refuse("set LOOPHOOK_BIN to loophook's absolute path", "find loophook's own path: %v", err)
+	}
+	return bin, nil
+}
+
+// A Refusal is an error a person can act on: what is wrong, and what to do.
+type Refusal struct{ Msg, Advice string }
+
+func (r *Refusal) Error() string { return r.Msg }
+
+// Hint says what to do about it.
+func (r *Refusal) Hint() string { return r.Advice }
+
+func refuse(hint, format string, args ...any) error {
+	return &Refusal{Msg: fmt.Sprintf(format, args...), Advice: hint}
+}
+
+// shown names a file for a person: relative to the working directory when it
+// is below it, else in full.
+func shown(path string) string {
+	wd, _ := os.Getwd()
+	return hook.Relative(wd, path)
+}

@@ -1,0 +1,173 @@
+package install
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/loophook/loophook/hook/host"
+)
+
+// Every sentence of this package a person reads: the changes an install
+// makes, its notes, and its refusals with their hints.
+
+func changeAdded(event string) string { return "added the " + event + " hook" }
+
+func changePointed(event, bin string) string {
+	return fmt.Sprintf("pointed the %s hook at %s", event, bin)
+}
+
+func changeProtocol(protocol, event string) string {
+	return fmt.Sprintf("set --protocol %s on the %s hook", protocol, event)
+}
+
+func changeCopies(n int, event string) string {
+	if n == 1 {
+		return "removed 1 copy of the " + event + " hook"
+	}
+	return fmt.Sprintf("removed %d copies of the %s hook", n, event)
+}
+
+func changeRemoved(n int, event string) string {
+	if n == 1 {
+		return "removed the " + event + " hook"
+	}
+	return fmt.Sprintf("removed %d %s hooks", n, event)
+}
+
+func changeCapSet(cap *host.Setting) string {
+	return fmt.Sprintf("set env.%s to %q", cap.Key, cap.Value)
+}
+
+func changeCapRemoved(cap *host.Setting) string { return "removed env." + cap.Key }
+
+func noteCapSetElsewhere(cap *host.Setting, value, path, scope string) string {
+	return fmt.Sprintf("kept env.%s at %s, set in %s (%s scope); loophook's %q is not added here", cap.Key, value, path, scope, cap.Value)
+}
+
+func noteCapKept(cap *host.Setting, value string) string {
+	return fmt.Sprintf("kept env.%s at %s, set before (loophook's is %q)", cap.Key, value, cap.Value)
+}
+
+func noteCapLeft(cap *host.Setting, value string) string {
+	return fmt.Sprintf("left env.%s at %s: not loophook's value", cap.Key, value)
+}
+
+func noteAlsoInstalled(path, scope, title string) string {
+	return fmt.Sprintf("%s (%s scope) has loophook's hooks too, and %s runs every scope's hooks: remove one with loophook uninstall --scope %s", path, scope, title, scope)
+}
+
+func noteAlsoRun(path, title, other, otherTitle string) string {
+	return fmt.Sprintf("%s has loophook's hooks too, and %s runs those as well: each stop is evaluated twice (remove them with loophook uninstall --host %s if this project is not used with %s)", path, title, other, otherTitle)
+}
+
+func noteHostFound(host, mark string) string {
+	return fmt.Sprintf("--host %s, since this project has %s (choose another with --host)", host, mark)
+}
+
+func noteHostDefault(host string, marks []string) string {
+	return fmt.Sprintf("--host %s: this project has %s, more than one host's configuration (choose one with --host)", host, strings.Join(marks, ", "))
+}
+
+const whereHome = "the home directory"
+
+func errTopKey(key, title string, keys []string) error {
+	var quoted []string
+	for _, k := range keys {
+		quoted = append(quoted, fmt.Sprintf("%q", k))
+	}
+	return fmt.Errorf("top-level key %q: %s skips a hooks file with anything but %s at the top; move it out", key, strings.Split(title, " ")[0], strings.Join(quoted, " and "))
+}
+
+func errPluginEnabled(where string) error {
+	return refuse("the plugin registers loophook's hooks already; to install them yourself instead, disable it first (/plugin in Claude Code, or \"loophook@...\": false under enabledPlugins)",
+		"the loophook Claude Code plugin is enabled in %s; installing the hooks too would run loophook twice per stop; nothing changed", where)
+}
+
+func errDollarInPath(bin, title string) error {
+	return refuse("install loophook at a path without $, or set LOOPHOOK_BIN to one",
+		"loophook's path %s has a $, which %s would expand as a variable; nothing changed", bin, title)
+}
+
+func hintFix(command string) string {
+	return "fix it, or move it aside, and run loophook " + command + " again"
+}
+
+func errUnreadable(path string, err error, command string) error {
+	return refuse(hintFix(command), "%s is %v; nothing changed", path, err)
+}
+
+func errCannotChange(path string, err error, command string) error {
+	return refuse(hintFix(command), "%s: %v; nothing changed", path, err)
+}
+
+func errRead(name string, err error) error {
+	return refuse("", "read %s: %v", name, pathCause(err))
+}
+
+func errWrite(name string, err error) error {
+	return refuse("", "write %s: %v", name, pathCause(err))
+}
+
+func errLarger(limit int64) error {
+	return fmt.Errorf("larger than %d MiB", limit>>20)
+}
+
+func errHome(err error) error {
+	return refuse("", "find the home directory: %v", err)
+}
+
+func errDangling(path, target, command string) error {
+	return refuse("create the file it points to (it may hold just {}), or remove the link, and run loophook "+command+" again",
+		"%s is a symbolic link to %s, which does not exist; nothing changed", path, target)
+}
+
+func errNotRegular(path string, mode fs.FileMode, command string) error {
+	return refuse("a settings file is a JSON file: move this one aside and run loophook "+command+" again",
+		"%s is not a regular file (%s); nothing changed", path, fileKind(mode))
+}
+
+// fileKind names a kind of file for a person.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "a special file"
+}
+
+func errNotAProject(where, dir, command string) error {
+	hint := "run loophook install inside a project, or use --scope user to install for every project"
+	if command == "uninstall" {
+		hint = "run loophook uninstall inside a project, or use --scope user for your user settings"
+	}
+	return refuse(hint, "%s is not a project: its %s holds your user settings; nothing changed", where, dir)
+}
+
+func errScope(h host.Host, scopes []string, scope string) error {
+	if h.Install.Default {
+		return refuse("", "--scope must be %s, not %q", host.OrList(scopes), scope)
+	}
+	return refuse("", "--scope must be %s for --host %s, not %q", host.OrList(scopes), h.Name, scope)
+}
+
+// The trust file: Codex CLI's config.toml, and what to do when it cannot
+// be changed.
+const hintTrustByHand = "fix it, or run codex and trust loophook's hooks in /hooks"
+
+func errTrustEdit(path string, err error) error {
+	return refuse(hintTrustByHand, "%s: %v; nothing changed", path, err)
+}
+
+func errTrustWrite(trust, hooks string, err error) error {
+	return refuse("run codex and trust loophook's hooks in /hooks, or run loophook install again",
+		"write %s: %v; the hooks are in %s, but Codex skips them until they are trusted", trust, pathCause(err), hooks)
+}
