@@ -56,8 +56,8 @@ func fetchDroid(ctx context.Context) (droidCLI, error) {
 }
 
 // droidRunTimeout bounds one `droid exec`. The longest scenario (51 turns)
-// takes well under a minute.
-const droidRunTimeout = 3 * time.Minute
+// takes well under a minute on an idle machine, minutes on a busy one.
+const droidRunTimeout = 8 * time.Minute
 
 // droidEnv is the whole environment Droid runs with: nothing inherited
 // but PATH, so no FACTORY_*/DROID_* of the developer's leaks in. Airgap

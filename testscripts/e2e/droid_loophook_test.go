@@ -1,0 +1,71 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// registerDroidLoophook registers the real loophook, recorded by rec, as the
+// project's Droid hooks (.factory/hooks.json).
+func registerDroidLoophook(sc hostLoop, rec *hookRecorder) func(t *testing.T, p *project) {
+	return func(t *testing.T, p *project) {
+		t.Helper()
+		sc.writeOnLoop(t, p)
+		stop, start := loophookCommands(t, rec, "droid", sc.stopFlags...)
+		writeDroidHooks(t, p, stop, start)
+	}
+}
+
+// TestDroidLoophook runs loophook's loops in the real Factory Droid, which
+// has no cap at all: loophook's rules alone end each loop, the default
+// continuation limit one that records progress for ever.
+func TestDroidLoophook(t *testing.T) {
+	// Progress every turn for ever, in a field no limit reads (the
+	// iteration ceiling, 50, would end it first): the 50th continuation in
+	// a row is the last.
+	forever := hostLoop{
+		name:        "the default continuation limit",
+		state:       loop("empty input parses"),
+		turns:       repeat(60, turn{edit: bump("attempts"), text: "Another attempt, recorded."}),
+		wantRules:   append(repeat(50, "unmet"), "continuation-limit"),
+		wantReasons: repeat(50, []string{"empty input parses"}),
+	}
+	for _, sc := range append(hostLoops(), ceilingLoop(), forever) {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+			s := runDroidScenario(t, droidScenario{state: sc.state, turns: sc.turns, register: registerDroidLoophook(sc, rec)})
+			checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasonsAfter(s.api.turns(), prompt), 0, true)
+		})
+	}
+
+	t.Run("SessionStart context on --fork", func(t *testing.T) {
+		t.Parallel()
+		sc := resumeLoop()
+		rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+		s := runDroidScenario(t, droidScenario{
+			state: sc.state, turns: sc.turns, prompts: []string{prompt, resumePrompt},
+			register: registerDroidLoophook(sc, rec),
+		})
+		turns := s.api.turns()
+		first := -1
+		for i, r := range turns {
+			if text, _ := r.newUser(); strings.HasSuffix(text, resumePrompt) {
+				first = i
+				break
+			}
+		}
+		if first != 4 {
+			t.Fatalf("the forked run starts at turn %d, want 5 (the guard ends the first run at 4)", first+1)
+		}
+		ctx, ok := droidContext(turns[first], resumePrompt)
+		if !ok {
+			t.Fatalf("the forked run's first request carries no SessionStart context")
+		}
+		checkResumeContext(t, rec, 2, ctx)
+		checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasonsAfter(turns, prompt, resumePrompt), 0, true)
+	})
+}
