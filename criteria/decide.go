@@ -29,6 +29,7 @@ const (
 	RuleAssumption     Rule = "assumption"
 	RuleNoExitSignal   Rule = "no-exit-signal"
 	RuleNoMarker       Rule = "no-marker"
+	RuleCheckFailed    Rule = "check-failed"
 	RuleComplete       Rule = "complete"
 	// RuleStandAside is not a rule of the spec: another registration of
 	// the same hook answers (the plugin beside `loophook install`).
@@ -155,6 +156,20 @@ type Evaluation struct {
 	// LastMessage returns the agent's last message; it is called only when
 	// a rule needs it, and at most once, because reading a transcript costs.
 	LastMessage func() (string, error)
+	// Checks runs the approved checks of the person's .loophook.json and
+	// returns those that failed; nil when there are none. It is called
+	// only when every other rule would let the loop end, at most once,
+	// because a check costs what its command costs.
+	Checks func() []CheckFailure
+}
+
+// CheckFailure is an approved check that failed at this stop.
+type CheckFailure struct {
+	Name      string
+	Run       string // the command
+	Criterion string // the criterion it guards, unmet while it fails; "" none
+	Cause     string // how it ended: "exited with status 1", "timed out after 5m0s"
+	Tail      string // the last lines of its output
 }
 
 // Decide applies the rules in order; the first that matches decides.
@@ -189,7 +204,7 @@ var rules = []func(Evaluation, Limits) (Verdict, bool){
 	inactive, waiting, failed, mustNot, circuitOpen, iterationLimit, budget,
 	unenforced, guard, continuationLimit,
 	checkpoint,
-	unmet, assumption, noExitSignal, noMarker,
+	unmet, assumption, noExitSignal, noMarker, checkFailed,
 }
 
 // OtherSession reports whether a state bound to stateSession leaves the
@@ -371,6 +386,19 @@ func noMarker(e Evaluation, lim Limits) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	return goOn(RuleNoMarker, reasonNoMarker(e.Loop, lim, exit(e), err)), true
+}
+
+// checkFailed is rule 13b: an approved check fails. It runs the checks,
+// so it comes last, where every other rule would let the loop end.
+func checkFailed(e Evaluation, lim Limits) (Verdict, bool) {
+	if e.Checks == nil {
+		return Verdict{}, false
+	}
+	failed := e.Checks()
+	if len(failed) == 0 {
+		return Verdict{}, false
+	}
+	return goOn(RuleCheckFailed, reasonCheckFailed(e.Loop, lim, failed)), true
 }
 
 // exitKind is what gave a loop its exit signal.

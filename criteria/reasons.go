@@ -192,6 +192,32 @@ func reasonNoMarker(l *Loop, lim Limits, how exitKind, err error) string {
 	return fmt.Sprintf("%s: all criteria met and %s, but %s. End your final message with %s to finish", where(l, lim), exitText(how), why, Marker)
 }
 
+// reasonCheckFailed names each failed check, its command, how it ended,
+// the criterion it keeps unmet and the last lines of its output, the
+// output shared out so that the reason stays within MaxReason.
+func reasonCheckFailed(l *Loop, lim Limits, failed []CheckFailure) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: every criterion is met, but loophook ran the checks a person set in .loophook.json and %s failed.", where(l, lim), count(len(failed), "check", "checks"))
+	room := max(200, (MaxReason-600)/len(failed))
+	for _, f := range failed {
+		fmt.Fprintf(&b, " Check %q (%s) %s", f.Name, f.Run, f.Cause)
+		if f.Criterion != "" {
+			fmt.Fprintf(&b, "; criterion %q is unmet whatever the state says", f.Criterion)
+		}
+		tail := f.Tail
+		if len(tail) > room {
+			tail = "…" + tail[len(tail)-room:]
+		}
+		if tail != "" {
+			fmt.Fprintf(&b, ". Its last lines:\n%s\n", tail)
+		} else {
+			b.WriteString(", printing nothing.")
+		}
+	}
+	b.WriteString(" Fix what the checks report, then claim done again; loophook check runs them now, and loophook why shows their whole output.")
+	return b.String()
+}
+
 func reasonComplete(l *Loop, lim Limits, how exitKind) string {
 	if l.Uncounted {
 		return fmt.Sprintf("%s is complete: %s met and %s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how))

@@ -44,6 +44,9 @@ func TestRulesInOrder(t *testing.T) {
 		{name: "marker is the exit signal without the field", loop: Loop{Criteria: met}, e: Evaluation{LastMessage: said("done " + Marker)}, want: RuleComplete, says: []string{"says " + Marker}},
 		{name: "the field, when there, decides", loop: Loop{Criteria: met, HasExitSignal: true}, e: Evaluation{LastMessage: said("done " + Marker)}, want: RuleNoExitSignal},
 		{name: "no marker", loop: Loop{Criteria: met, DoneClaim: true}, lim: &Limits{StuckLimit: 5, MaxIterations: 10, GuardLimit: 3, RequireMarker: true}, want: RuleNoMarker},
+		{name: "no marker before check-failed", loop: Loop{Criteria: met, DoneClaim: true}, lim: &Limits{StuckLimit: 5, MaxIterations: 10, GuardLimit: 3, RequireMarker: true}, e: Evaluation{Checks: failing}, want: RuleNoMarker},
+		{name: "check-failed", loop: Loop{Criteria: met, DoneClaim: true}, e: Evaluation{Checks: failing}, want: RuleCheckFailed, says: []string{`Check "tests" (go test ./...) exited with status 1; criterion "tests pass" is unmet whatever the state says`, "--- FAIL: TestX"}},
+		{name: "checks that pass", loop: Loop{Criteria: met, DoneClaim: true}, e: Evaluation{Checks: func() []CheckFailure { return nil }}, want: RuleComplete},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lim := DefaultLimits()
@@ -65,6 +68,25 @@ func TestRulesInOrder(t *testing.T) {
 	}
 }
 
+// failing is a stop's checks where one fails.
+func failing() []CheckFailure {
+	return []CheckFailure{{Name: "tests", Run: "go test ./...", Criterion: "tests pass", Cause: "exited with status 1", Tail: "--- FAIL: TestX\nFAIL"}}
+}
+
+// TestChecksRunOnlyAtAClaim: the checks cost what their commands cost, so
+// no rule before check-failed runs them.
+func TestChecksRunOnlyAtAClaim(t *testing.T) {
+	ran := 0
+	checks := func() []CheckFailure { ran++; return failing() }
+	unmet := CriteriaOf(Criterion{Name: "a"})
+	for _, l := range []Loop{{Criteria: unmet}, {Criteria: CriteriaOf(Criterion{Name: "a", Met: true}), HasExitSignal: true}, {LoopStatus: "paused"}} {
+		Decide(Evaluation{Path: "p", Loop: &l, Checks: checks}, DefaultLimits())
+	}
+	if ran != 0 {
+		t.Errorf("the checks ran %d times at stops that claimed nothing", ran)
+	}
+}
+
 // TestLastMessageIsReadOnce: the checkpoint, the marker as exit signal and
 // --require-marker all look at the last message; the transcript is read once.
 func TestLastMessageIsReadOnce(t *testing.T) {
@@ -82,7 +104,7 @@ func TestLastMessageIsReadOnce(t *testing.T) {
 // them, and a misconfigured hook; not a stop with no loop to speak of.
 func TestTells(t *testing.T) {
 	tells := []Rule{RuleWaiting, RuleFailed, RuleComplete, RuleIterationLimit, RuleCircuitOpen, RuleGuard, RuleBudget, RuleMustNot, RuleCheckpoint, RuleMisconfigured}
-	quiet := []Rule{RuleBadInput, RuleNoState, RuleOtherSession, RuleInvalidState, RuleInactive, RuleUnmet, RuleAssumption, RuleNoExitSignal, RuleNoMarker}
+	quiet := []Rule{RuleBadInput, RuleNoState, RuleOtherSession, RuleInvalidState, RuleInactive, RuleUnmet, RuleAssumption, RuleNoExitSignal, RuleNoMarker, RuleCheckFailed}
 	for _, r := range tells {
 		if !r.Tells() {
 			t.Errorf("%s does not tell", r)

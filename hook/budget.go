@@ -332,11 +332,11 @@ func sameReply(transcript, reply string) bool {
 	return strings.TrimSpace(transcript) == strings.TrimSpace(reply)
 }
 
-// budget is the budget of the approved .loophook.json in force where the
-// search for the state started.
-func (o Options) budget(in Input) Budget {
-	if f := config.Load(config.Top(o.start(in))); f.Config != nil {
-		return f.Config.Budget
+// budget is the budget of the .loophook.json in force; none when no
+// approved version is.
+func (p rules) budget() Budget {
+	if p.inForce.Config != nil {
+		return p.inForce.Config.Budget
 	}
 	return Budget{}
 }

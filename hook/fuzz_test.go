@@ -174,6 +174,7 @@ var goOnRules = map[criteria.Rule]bool{
 	criteria.RuleAssumption:   true,
 	criteria.RuleNoExitSignal: true,
 	criteria.RuleNoMarker:     true,
+	criteria.RuleCheckFailed:  true,
 }
 
 var knownRules = map[criteria.Rule]bool{
@@ -183,6 +184,7 @@ var knownRules = map[criteria.Rule]bool{
 	criteria.RuleCircuitOpen: true, criteria.RuleIterationLimit: true, criteria.RuleBudget: true,
 	criteria.RuleGuard: true, criteria.RuleUnmet: true, criteria.RuleAssumption: true,
 	criteria.RuleNoExitSignal: true, criteria.RuleNoMarker: true, criteria.RuleComplete: true,
+	criteria.RuleCheckFailed: true,
 }
 
 func checkVerdict(t *testing.T, e criteria.Evaluation, lim criteria.Limits, v criteria.Verdict) {

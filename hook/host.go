@@ -29,10 +29,33 @@ type Wire struct {
 	// Usage says where the host records the session's token usage; nil
 	// when it records none.
 	Usage func(in Input) UsageSource
+	// Tells is the member of an answer, any answer, that the host shows
+	// the person and never the model ("systemMessage"); "" when it has none
+	// or its answers take no extra member.
+	Tells string
 }
 
 // Prefix starts every message loophook writes for a person.
 const Prefix = "loophook: "
+
+// withNotice adds a message for the person to an answer, beside whatever
+// it says, in the member the host shows people; a message the answer has
+// already comes first. A host with no such member gets the answer as it is.
+func withNotice(answer any, notice, member string) any {
+	if notice == "" || member == "" {
+		return answer
+	}
+	data, err := json.Marshal(answer)
+	var obj map[string]any
+	if err != nil || json.Unmarshal(data, &obj) != nil || obj == nil {
+		return answer
+	}
+	if was, ok := obj[member].(string); ok && was != "" {
+		notice = was + "\n" + notice
+	}
+	obj[member] = notice
+	return obj
+}
 
 // WriteJSON writes v as one line of JSON, leaving <, > and & as they are so
 // that the agent reads <loop-complete>, not \u003cloop-complete\u003e.

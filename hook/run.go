@@ -70,6 +70,9 @@ type Result struct {
 	// Began is when the loop's contract began (budgets are measured from
 	// it); zero when there is none.
 	Began time.Time
+	// Notice is what the person is told beside the answer, whatever it
+	// is: the state of a .loophook.json, once a session.
+	Notice string
 }
 
 // Run answers one hook call: it reads the input, finds the state, decides
@@ -112,9 +115,9 @@ func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
 
 func (o Options) answer(ev Event, r Result) any {
 	if ev == EventSessionStart {
-		return o.Host.SessionStart(r.Context)
+		return withNotice(o.Host.SessionStart(r.Context), r.Notice, o.Host.Tells)
 	}
-	return o.Host.Stop(r.Verdict)
+	return withNotice(o.Host.Stop(r.Verdict), r.Notice, o.Host.Tells)
 }
 
 // Evaluate runs one Stop evaluation for the input. With remember it updates
@@ -138,11 +141,18 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		StopHookActive: in.StopHookActive,
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
+	p := o.personRules(in)
+	if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
+		e.Checks = p.checks()
+		if remember {
+			r.Notice = p.notice(in.SessionID)
+		}
+	}
 	store := StoreFor(found)
 	key := stopKey(in)
 	var contractErr, budgetErr, lostErr error
 	changed, again := true, false
-	budget := o.budget(in)
+	budget := p.budget()
 	decide := func(prev Memory, ok bool, lost error) Memory {
 		// Only a stop with stop_hook_active counts anything, so only such
 		// a stop is remembered for a second registration; a turn's first
@@ -255,6 +265,7 @@ func Begin(o Options, in Input) Result {
 	if criteria.OtherSession(l.Session, in.SessionID) {
 		return r
 	}
+	p := o.personRules(in)
 	store := StoreFor(found)
 	err := store.Update(in.SessionID, func(prev Memory, _ bool, _ error) Memory {
 		prev.Unchanged = 0
@@ -277,7 +288,7 @@ func Begin(o Options, in Input) Result {
 		// Waiting and failed loops too: a resumed agent is told what its
 		// loop waits for, or how it failed.
 		r.Context = criteria.Context(o.display(found.Path, in), l.Loop, o.Limits)
-		if b := o.budget(in); anyBudget(b) {
+		if b := p.budget(); anyBudget(b) {
 			// As the last stop measured them: the transcript is read at
 			// stops only.
 			m, err := store.measure(b, o.Host, Input{}, false, time.Now())
@@ -287,6 +298,10 @@ func Begin(o Options, in Input) Result {
 			r.Budgets = m.Budgets
 			r.Context += criteria.BudgetsLeft(m.Budgets)
 		}
+	}
+	r.Notice = p.notice(in.SessionID)
+	if r.Context != "" {
+		r.Context += p.context()
 	}
 	if r.Context != "" && o.Host.Title != "" {
 		r.Context += fmt.Sprintf(contextHost, o.Host.Title)

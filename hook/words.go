@@ -72,3 +72,10 @@ const (
 	budgetUnreadable = "read the loop's budget record %s: %v; its counts start afresh"
 	budgetDamaged    = "the loop's budget record %s is damaged; its counts start afresh"
 )
+
+// What a session's context says of the checks a person set.
+const (
+	contextChecks = " Before this loop may end, loophook runs the checks a person approved in .loophook.json itself, and each must pass: %s. Run loophook check to run them now."
+	contextCheck  = "%q (%s)"
+	contextGuards = ", guarding %q"
+)

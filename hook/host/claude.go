@@ -19,6 +19,7 @@ var claude = Host{
 		LastMessage:  claudeLastMessage,
 		Usage:        claudeUsage,
 		ProjectDir:   []string{"CLAUDE_PROJECT_DIR"},
+		Tells:        "systemMessage",
 	},
 	AgentEnv: []string{"CLAUDECODE"},
 	Install: &Registration{

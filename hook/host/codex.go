@@ -31,6 +31,7 @@ var codex = Host{
 		SessionStart: hookSpecificContext,
 		LastMessage:  codexLastMessage,
 		Usage:        codexUsage,
+		Tells:        "systemMessage",
 	},
 	// Set by Codex's shell tool for the commands it runs.
 	AgentEnv: []string{"CODEX_THREAD_ID", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED"},

@@ -23,6 +23,7 @@ var gemini = Host{
 		LastMessage:  geminiLastMessage,
 		Usage:        geminiUsage,
 		ProjectDir:   []string{"GEMINI_PROJECT_DIR"},
+		Tells:        "systemMessage",
 	},
 	// Set by Gemini CLI's shell tool for the commands it runs.
 	AgentEnv: []string{"GEMINI_CLI"},

@@ -1,0 +1,147 @@
+package checks
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/loophook/loophook/hook/config"
+)
+
+// The cache of a work tree: one directory in the per-user cache, named by
+// a hash of the tree's top, with the last result of each command in
+// results.json and the last output of each in its own file.
+const (
+	cacheName   = "loophook"
+	resultsFile = "results.json"
+	maxResults  = 1 << 20
+)
+
+type cache struct {
+	dir string // "" when the user has no cache directory: nothing is kept
+}
+
+// Dir is where the results and outputs of the checks of the work tree at
+// top are kept; "" when the user has no cache directory.
+func Dir(top string) string {
+	root, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	h := fnv.New64a()
+	h.Write([]byte(top))
+	return filepath.Join(root, cacheName, "checks", fmt.Sprintf("%016x", h.Sum64()))
+}
+
+func openCache(top string) cache { return cache{dir: Dir(top)} }
+
+// results are the kept results by command.
+type results map[string]Result
+
+// key is a command's name in the cache and of its output file.
+func key(run string) string {
+	h := fnv.New64a()
+	h.Write([]byte(run))
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+func (c cache) read() results {
+	rs := results{}
+	if c.dir == "" {
+		return rs
+	}
+	path := filepath.Join(c.dir, resultsFile)
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxResults {
+		return rs
+	}
+	data, err := os.ReadFile(path)
+	if err == nil && json.Unmarshal(data, &rs) != nil {
+		return results{}
+	}
+	return rs
+}
+
+// reuse is the kept result of the check's command on this tree: a result
+// is reused only on the tree it was taken on, and never outside git.
+func (c cache) reuse(ch config.Check, tree string) (Result, bool) {
+	if tree == "" {
+		return Result{}, false
+	}
+	r, ok := c.read()[key(ch.Run)]
+	if !ok || r.Tree != tree || r.Run != ch.Run {
+		return Result{}, false
+	}
+	r.Name, r.Criterion, r.Cached = ch.Name, ch.Criterion, true
+	return r, true
+}
+
+// keep writes the result's output to its file and the result into the
+// cache, under the cache's lock; a cache that cannot be written only
+// loses the reuse. A run the stop's time cut short is not kept.
+func (c cache) keep(r Result) Result {
+	if c.dir == "" || os.MkdirAll(c.dir, 0o700) != nil {
+		return r
+	}
+	out := filepath.Join(c.dir, "output-"+key(r.Run)+".log")
+	data := r.output
+	if r.dropped > 0 {
+		data = append([]byte(fmt.Sprintf(outputDropped+"\n", r.dropped)), data...)
+	}
+	if writeAtomic(out, data) == nil {
+		r.Output = out
+	}
+	if r.Cut {
+		return r
+	}
+	unlock, err := lockedfile.MutexAt(filepath.Join(c.dir, resultsFile+".lock")).Lock()
+	if err != nil {
+		return r
+	}
+	defer unlock()
+	rs := c.read()
+	rs[key(r.Run)] = r
+	if data, err := json.MarshalIndent(rs, "", "  "); err == nil {
+		writeAtomic(filepath.Join(c.dir, resultsFile), data)
+	}
+	return r
+}
+
+// Last are the kept results of the checks, in their order, for status;
+// a check never run has none.
+func Last(top string, cs []config.Check) []Result {
+	rs := openCache(top).read()
+	var out []Result
+	for _, ch := range cs {
+		if r, ok := rs[key(ch.Run)]; ok {
+			r.Name, r.Criterion = ch.Name, ch.Criterion
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// Age is how long ago a result was taken, for a person.
+func (r Result) Age(now time.Time) time.Duration { return now.Sub(r.At).Round(time.Second) }

@@ -1,0 +1,75 @@
+package hook
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/checks"
+	"github.com/loophook/loophook/hook/config"
+)
+
+// ChecksWithin is the time all checks of one stop stay inside: the hook
+// timeout install writes into every registration is 10 minutes, and a
+// host that kills the hook must never be the way a check ends.
+const ChecksWithin = 9 * time.Minute
+
+// rules are a person's .loophook.json as it applies to one hook call: the
+// work tree's top, where the checks run, and the version in force.
+type rules struct {
+	top     string
+	inForce config.InForce
+}
+
+// personRules reads the .loophook.json in force for the input's work tree.
+func (o Options) personRules(in Input) rules {
+	top := config.Top(o.start(in))
+	return rules{top: top, inForce: config.Load(top)}
+}
+
+// checks returns the function rule check-failed calls: it runs the checks
+// in force, reusing results on an unchanged tree; nil when none are.
+func (p rules) checks() func() []criteria.CheckFailure {
+	cs := p.inForce.Checks()
+	if len(cs) == 0 {
+		return nil
+	}
+	return func() []criteria.CheckFailure {
+		var failed []criteria.CheckFailure
+		for _, r := range (checks.Runner{Top: p.top, Within: ChecksWithin, Reuse: true}).Run(cs) {
+			if !r.Passed() {
+				failed = append(failed, criteria.CheckFailure{
+					Name: r.Name, Run: r.Run, Criterion: r.Criterion, Cause: r.Cause(), Tail: r.Tail,
+				})
+			}
+		}
+		return failed
+	}
+}
+
+// notice is what the person must be told about the file in this session,
+// the first time only; "" when nothing.
+func (p rules) notice(session string) string {
+	if !p.inForce.FirstTelling(session) {
+		return ""
+	}
+	return Prefix + p.inForce.Tell()
+}
+
+// context tells a resumed agent which checks will run before its loop may
+// end; "" when none will.
+func (p rules) context() string {
+	cs := p.inForce.Checks()
+	if len(cs) == 0 {
+		return ""
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = fmt.Sprintf(contextCheck, c.Name, c.Run)
+		if c.Criterion != "" {
+			names[i] += fmt.Sprintf(contextGuards, c.Criterion)
+		}
+	}
+	return fmt.Sprintf(contextChecks, strings.Join(names, "; "))
+}
