@@ -11,14 +11,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/internal/testhome"
 )
 
@@ -79,7 +77,6 @@ func params(dir string) testscript.Params {
 			"backdate": backdate,
 			"now":      now,
 			"appendx":  appendx,
-			"approve":  approve,
 		},
 		Condition: ruleCondition,
 	}
@@ -143,30 +140,6 @@ func cpglob(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := os.ReadFile(matches[0])
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
-}
-
-var approving sync.Mutex
-
-// approve approves the .loophook.json of a directory as loophook accept
-// does, for the scripts that need an approved file: a script has no
-// terminal, and accept has no flag that skips asking for one.
-//
-//	approve DIR
-func approve(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: approve DIR")
-	}
-	// The scripts' environment, not the test process's: the approval goes
-	// into the script's own configuration directory. Scripts run in
-	// parallel, and the environment is the process's.
-	approving.Lock()
-	defer approving.Unlock()
-	for _, name := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"} {
-		defer os.Setenv(name, os.Getenv(name))
-		os.Setenv(name, ts.Getenv(name))
-	}
-	_, err := config.Approve(ts.MkAbs(args[0]))
-	ts.Check(err)
 }
 
 // backdate sets files' times to DAYS days ago, as if the hook had last

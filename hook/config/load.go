@@ -39,7 +39,7 @@ type InForce struct {
 // fails: what cannot be read becomes Problems, and an approval that
 // cannot be read leaves nothing in force.
 func Load(top string) InForce {
-	f := InForce{Path: filepath.Join(top, File)}
+	f := InForce{Path: filepath.Join(absolute(top), File)}
 	data, exists, readErr := readFile(f.Path)
 	a, err := readApproval(f.Path)
 	if err != nil {
@@ -118,7 +118,7 @@ type Accepted struct {
 // person's act of loophook accept; the caller makes sure a person runs it.
 // A file that cannot be read is refused, with its problems.
 func Approve(top string) (Accepted, error) {
-	path := filepath.Join(top, File)
+	path := filepath.Join(absolute(top), File)
 	acc := Accepted{Path: path}
 	prev, err := readApproval(path)
 	if err != nil {
@@ -150,4 +150,13 @@ func Approve(top string) (Accepted, error) {
 		return acc, nil
 	}
 	return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), Text: string(data)})
+}
+
+// absolute is dir made absolute: an approval is keyed by the file's
+// absolute path, however the directory was named.
+func absolute(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
