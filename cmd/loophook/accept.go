@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"time"
 
@@ -22,6 +23,9 @@ func acceptCommand() *cli.Command {
 			"so an agent cannot finish a loop by deleting what it could not do. accept is that\n" +
 			"agreement: the criteria the state lists now become the contract. It prints what\n" +
 			"changed. Criteria added to a state need no accept; loophook init starts a new contract.\n\n" +
+			"accept is a person's act: it refuses (exit 2) unless its standard input is a terminal\n" +
+			"and no agent host's marker (CLAUDECODE, GEMINI_CLI...) is in its environment, so that\n" +
+			"an agent's shell tool cannot accept its own contract. No flag skips this.\n\n" +
 			"Examples:\n" +
 			"   loophook accept\n" +
 			"   loophook accept --state path/to/.loop/state.json",
@@ -29,6 +33,9 @@ func acceptCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fail("name the file with --state FILE", "accept takes no arguments")
+			}
+			if err := personOnly("accept", c.App.Reader, os.Getenv); err != nil {
+				return err
 			}
 			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
 			if err != nil {

@@ -27,6 +27,12 @@ const (
 		"   loophook status"
 )
 
+// A person-only command refused: one line each (SPEC section 5).
+const (
+	msgPersonOnlyTerminal = "%s is a person's act: run it yourself in a terminal (its standard input is not a terminal)"
+	msgPersonOnlyAgent    = "%s is a person's act: run it yourself in a terminal, not through %s's tools (%s is set)"
+)
+
 // Errors and their hints.
 const (
 	hintHelp          = "see loophook --help"
