@@ -49,7 +49,7 @@ var claude = Host{
 
 // claudeBlockCap raises Claude Code's cap on consecutive Stop blocks (8 by
 // default) so that the loop's own limits end it.
-var claudeBlockCap = Setting{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "50"}
+var claudeBlockCap = Setting{Key: "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", Value: "50"}
 
 // claudeTimeout is the handlers' timeout in seconds: the checks a loop runs
 // may take minutes.

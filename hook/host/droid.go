@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/loophook/loophook/hook"
@@ -33,9 +35,46 @@ var droid = Host{
 	// runs (seen on 0.225.2); it does set this one, for them and its hooks,
 	// and a person's shell does not.
 	AgentEnv: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
+	Install: &Registration{
+		Scopes: []Scope{
+			{"project", inProject(".factory", "hooks.json")},
+			{"user", func(string) (string, error) {
+				home, err := os.UserHomeDir()
+				return filepath.Join(home, ".factory", "hooks.json"), err
+			}},
+		},
+		InWorkTree: true,
+		Marks:      []string{".factory"},
+		Events:     []Event{{"Stop", "stop"}, {"SessionStart", "session-start"}},
+		// hooks.json keys the events at its top; a {"hooks": …} wrapper
+		// Droid ignores, and nothing runs.
+		TopLevelEvents: true,
+		Grouped:        true,
+		CommandKeys:    []string{"command"},
+		// Only these members: a handler of another type anywhere in the
+		// file makes Droid ignore the whole file.
+		Handler: func(_ Event, command string) []Member {
+			return []Member{{"type", "command"}, {"command", command}, {"timeout", droidTimeout}}
+		},
+		Comments: true,
+		// A project's and the user's registrations both run, on every stop.
+		EveryScope: true,
+		Notes:      func(string, Project) []string { return []string{droidTrust, droidNoCap, droidSeeItWork} },
+	},
 	Help: "Stop and SessionStart in .factory/hooks.json at the top of the work tree\n" +
-		"(user: ~/.factory/hooks.json); Droid has no cap of its own.",
+		"(user: ~/.factory/hooks.json), keyed by event; Droid has no cap of its own.",
 }
+
+// droidTimeout is the handlers' timeout in seconds: the checks a loop runs
+// may take minutes. (Droid waits for SessionStart hooks 10 s at most,
+// whatever the timeout.)
+const droidTimeout = 600
+
+const (
+	droidTrust     = "interactive droid runs a project's hooks only once the folder is trusted (it asks once); droid exec runs them without asking"
+	droidNoCap     = "Factory Droid has no cap on continuations, even when its model API fails: loophook's runaway guard, continuation limit and budgets are the only brake"
+	droidSeeItWork = "to see it work: loophook status after a droid exec run shows the loop's iterations"
+)
 
 // droidWire is Droid's Stop and SessionStart input: Claude Code's fields
 // without last_assistant_message, and message_id.

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/loophook/loophook/hook"
@@ -35,9 +36,57 @@ var qwen = Host{
 	// Set by Qwen Code's shell tool for the commands it runs (the 0.24.4
 	// bundle's shell execution: QWEN_CODE: "1"); not in its hooks'.
 	AgentEnv: []string{"QWEN_CODE"},
+	Install: &Registration{
+		Scopes: []Scope{
+			// Read only from the directory qwen starts in, never a parent.
+			{"project", inProject(".qwen", "settings.json")},
+			{"user", func(string) (string, error) {
+				dir, err := homeDir("QWEN_HOME", ".qwen")
+				return filepath.Join(dir, "settings.json"), err
+			}},
+		},
+		Marks:       []string{".qwen"},
+		Events:      []Event{{"Stop", "stop"}, {"SessionStart", "session-start"}},
+		Grouped:     true,
+		CommandKeys: []string{"command"},
+		Handler: func(ev Event, command string) []Member {
+			return []Member{{"type", "command"}, {"name", "loophook-" + ev.Command}, {"command", command}, {"timeout", qwenTimeout}}
+		},
+		Comments: true,
+		// Settings strings go through Qwen's $VAR expansion, as Gemini CLI's.
+		ExpandsDollar: true,
+		BlockCap:      &qwenBlockCap,
+		// Every scope's hooks run (one name and command only once).
+		EveryScope: true,
+		Notes: func(scope string, p Project) []string {
+			notes := []string{qwenTrust, qwenSeeItWork}
+			if scope == "project" {
+				notes = append([]string{"Qwen Code reads .qwen/settings.json only in the directory it starts in (" + p.Root + "), not above it: start qwen there"}, notes...)
+			}
+			return notes
+		},
+	},
 	Help: "Stop and SessionStart in .qwen/settings.json of this directory, comments kept\n" +
-		"(user: ~/.qwen/settings.json), and stopHookBlockingCap raised.",
+		"(user: ~/.qwen/settings.json), and stopHookBlockingCap = " + qwenCapValue + ", so that the\n" +
+		"loop's own limits end it, not Qwen Code's cap of 8 blocks in a row.",
 }
+
+// qwenBlockCap raises Qwen Code's cap on consecutive Stop blocks (8 by
+// default, at most 100). Qwen overrides the cap-th block, one sooner than
+// Claude Code counts: at 51, loophook's continuation limit (50) speaks
+// first.
+var qwenBlockCap = Setting{Key: "stopHookBlockingCap", Value: qwenCapValue, Top: true}
+
+const qwenCapValue = "51"
+
+// qwenTimeout is the handlers' timeout in seconds (a value of 1000 or more
+// Qwen reads as milliseconds): the checks a loop runs may take minutes.
+const qwenTimeout = 600
+
+const (
+	qwenTrust     = "with security.folderTrust.enabled, Qwen Code runs a project's hooks only in a trusted folder, and says nothing otherwise: trust it when qwen asks, or in ~/.qwen/trustedFolders.json"
+	qwenSeeItWork = "to see it work: loophook status after a qwen -p run shows the loop's iterations; headless qwen -p also needs --approval-mode auto-edit for the agent to write the state file"
+)
 
 // qwenNoText is the last_assistant_message of a reply without text.
 const qwenNoText = "[no response text]"

@@ -3,6 +3,7 @@ package host
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/loophook/loophook/hook/hostfile"
 )
@@ -27,6 +28,9 @@ type Registration struct {
 	// Events are the host's events, each with the loophook command that
 	// answers it.
 	Events []Event
+	// TopLevelEvents: the file keys the events at its top level, not
+	// under "hooks" (Factory Droid's hooks.json).
+	TopLevelEvents bool
 	// Grouped: the handlers sit in {"hooks": [...]} matcher groups, as
 	// Claude Code's do; else an event's list holds the handlers.
 	Grouped bool
@@ -49,9 +53,10 @@ type Registration struct {
 	// ExpandsDollar: the host expands $VAR in its settings' strings, so a $
 	// in loophook's path would be read as a variable.
 	ExpandsDollar bool
-	// BlockCap, when set, is the environment setting, under "env", that
-	// raises the host's cap on consecutive blocks so that the loop's own
-	// limits end it; a value a person set, in any scope, is theirs.
+	// BlockCap, when set, is the setting (under "env", or at the top
+	// level) that raises the host's cap on consecutive blocks so that the
+	// loop's own limits end it; a value a person set, in any scope, is
+	// theirs.
 	BlockCap *Setting
 	// EveryScope: the host runs the hooks of every scope's file, so that
 	// loophook's in two files would count every stop twice.
@@ -82,8 +87,29 @@ type Member struct {
 	Value any
 }
 
-// A Setting is a key and loophook's value for it.
-type Setting struct{ Key, Value string }
+// A Setting is a key and loophook's value for it: a string under "env"
+// (Claude Code's CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), or with Top a number at
+// the top level (Qwen Code's stopHookBlockingCap).
+type Setting struct {
+	Key, Value string
+	Top        bool
+}
+
+// Name is the setting as a person finds it in the file: env.KEY, or KEY.
+func (s Setting) Name() string {
+	if s.Top {
+		return s.Key
+	}
+	return "env." + s.Key
+}
+
+// Shown is loophook's value as the file holds it: "50", or 51.
+func (s Setting) Shown() string {
+	if s.Top {
+		return s.Value
+	}
+	return strconv.Quote(s.Value)
+}
 
 // A Project is where install writes, for a host's notes.
 type Project struct {

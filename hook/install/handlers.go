@@ -1,6 +1,8 @@
 package install
 
 import (
+	"strconv"
+
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
 )
@@ -110,9 +112,19 @@ func entry(reg *host.Registration, ev host.Event, line string) any {
 	return handler
 }
 
+// eventsOf is the object of a host's file that keys its events ("hooks",
+// or the top level), nil when there is none, and its JSON pointer.
+func eventsOf(reg *host.Registration, top *hostfile.Object) (*hostfile.Object, string, error) {
+	if reg.TopLevelEvents {
+		return top, "", nil
+	}
+	hooks, err := top.Object("hooks", "/hooks")
+	return hooks, "/hooks", err
+}
+
 // hasOurs reports whether a host's file has any of loophook's hooks.
 func hasOurs(reg *host.Registration, doc *hostfile.JSON, bin string) bool {
-	hooks, _ := doc.Top().Object("hooks", "")
+	hooks, _, _ := eventsOf(reg, doc.Top())
 	if hooks == nil {
 		return false
 	}
@@ -128,7 +140,7 @@ func hasOurs(reg *host.Registration, doc *hostfile.JSON, bin string) bool {
 // trustHandlers lists loophook's handlers in a file as a host's Trust
 // reads them.
 func trustHandlers(reg *host.Registration, doc *hostfile.JSON, bin string) []host.Handler {
-	hooks, _ := doc.Top().Object("hooks", "")
+	hooks, _, _ := eventsOf(reg, doc.Top())
 	if hooks == nil {
 		return nil
 	}
@@ -172,14 +184,14 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		}
 		changes, notes = append(changes, c...), append(notes, n...)
 	}
-	hooks, err := top.Object("hooks", "/hooks")
+	hooks, pointer, err := eventsOf(reg, top)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, ev := range reg.Events {
 		var list *hostfile.List
 		if hooks != nil {
-			if list, err = hooks.List(ev.Name, "/hooks/"+ev.Name); err != nil {
+			if list, err = hooks.List(ev.Name, pointer+"/"+ev.Name); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -234,14 +246,14 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 func take(h host.Host, doc *hostfile.JSON, bin string) (changes, notes []string, err error) {
 	reg := h.Install
 	top := doc.Top()
-	hooks, err := top.Object("hooks", "/hooks")
+	hooks, pointer, err := eventsOf(reg, top)
 	if err != nil {
 		return nil, nil, err
 	}
 	if hooks != nil {
 		removedAny := false
 		for _, ev := range reg.Events {
-			list, err := hooks.List(ev.Name, "/hooks/"+ev.Name)
+			list, err := hooks.List(ev.Name, pointer+"/"+ev.Name)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -256,7 +268,7 @@ func take(h host.Host, doc *hostfile.JSON, bin string) (changes, notes []string,
 			}
 			changes = append(changes, changeRemoved(len(found), ev.Name))
 		}
-		if removedAny && hooks.Len() == 0 {
+		if removedAny && hooks.Len() == 0 && !reg.TopLevelEvents {
 			top.Remove("hooks")
 		}
 	}
@@ -298,15 +310,33 @@ func onlyNewFile(reg *host.Registration, doc *hostfile.JSON, scope string, data 
 // own value, here or in another scope's file, is kept, since the host
 // would take loophook's in a scope above theirs over it.
 
+// capIn is the object of a file that holds the block cap: "env", nil when
+// there is none, or the top level.
+func capIn(cap *host.Setting, top *hostfile.Object) (*hostfile.Object, error) {
+	if cap.Top {
+		return top, nil
+	}
+	return top.Object("env", "/env")
+}
+
+// capIs reports whether v, a value as hostfile reads it, is loophook's.
+func capIs(cap *host.Setting, v any) bool {
+	if cap.Top {
+		n, err := strconv.ParseInt(cap.Value, 10, 64)
+		return err == nil && v == n
+	}
+	return v == cap.Value
+}
+
 func addBlockCap(cap *host.Setting, top *hostfile.Object, others []scopeFile) (changes, notes []string, err error) {
-	env, err := top.Object("env", "/env")
+	in, err := capIn(cap, top)
 	if err != nil {
 		return nil, nil, err
 	}
 	var v any
 	var ok bool
-	if env != nil {
-		v, ok = env.Value(cap.Key)
+	if in != nil {
+		v, ok = in.Value(cap.Key)
 	}
 	switch {
 	case !ok:
@@ -314,31 +344,39 @@ func addBlockCap(cap *host.Setting, top *hostfile.Object, others []scopeFile) (c
 			notes = append(notes, noteCapSetElsewhere(cap, raw, shown(o.path), o.scope))
 			break
 		}
-		if env == nil {
-			env = top.AddObject("env")
+		if in == nil {
+			in = top.AddObject("env")
 		}
-		env.Set(cap.Key, cap.Value)
+		if cap.Top {
+			n, err := strconv.Atoi(cap.Value)
+			if err != nil {
+				return nil, nil, err
+			}
+			in.Set(cap.Key, n)
+		} else {
+			in.Set(cap.Key, cap.Value)
+		}
 		changes = append(changes, changeCapSet(cap))
-	case v != cap.Value:
-		notes = append(notes, noteCapKept(cap, env.Raw(cap.Key)))
+	case !capIs(cap, v):
+		notes = append(notes, noteCapKept(cap, in.Raw(cap.Key)))
 	}
 	return changes, notes, nil
 }
 
 func takeBlockCap(cap *host.Setting, top *hostfile.Object) (changes, notes []string, err error) {
-	env, err := top.Object("env", "/env")
-	if err != nil || env == nil {
+	in, err := capIn(cap, top)
+	if err != nil || in == nil {
 		return nil, nil, err
 	}
-	switch v, ok := env.Value(cap.Key); {
-	case ok && v == cap.Value:
-		env.Remove(cap.Key)
+	switch v, ok := in.Value(cap.Key); {
+	case ok && capIs(cap, v):
+		in.Remove(cap.Key)
 		changes = append(changes, changeCapRemoved(cap))
-		if env.Len() == 0 {
+		if in.Len() == 0 && !cap.Top {
 			top.Remove("env")
 		}
 	case ok:
-		notes = append(notes, noteCapLeft(cap, env.Raw(cap.Key)))
+		notes = append(notes, noteCapLeft(cap, in.Raw(cap.Key)))
 	}
 	return changes, notes, nil
 }
@@ -347,12 +385,12 @@ func takeBlockCap(cap *host.Setting, top *hostfile.Object) (changes, notes []str
 // value that is not loophook's, and that value as written.
 func personsBlockCap(cap *host.Setting, others []scopeFile) (*scopeFile, string) {
 	for i, o := range others {
-		env, _ := o.doc.Top().Object("env", "")
-		if env == nil {
+		in, _ := capIn(cap, o.doc.Top())
+		if in == nil {
 			continue
 		}
-		if v, ok := env.Value(cap.Key); ok && v != cap.Value {
-			return &others[i], env.Raw(cap.Key)
+		if v, ok := in.Value(cap.Key); ok && !capIs(cap, v) {
+			return &others[i], in.Raw(cap.Key)
 		}
 	}
 	return nil, ""

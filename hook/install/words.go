@@ -36,21 +36,21 @@ func changeRemoved(n int, event string) string {
 }
 
 func changeCapSet(cap *host.Setting) string {
-	return fmt.Sprintf("set env.%s to %q", cap.Key, cap.Value)
+	return fmt.Sprintf("set %s to %s", cap.Name(), cap.Shown())
 }
 
-func changeCapRemoved(cap *host.Setting) string { return "removed env." + cap.Key }
+func changeCapRemoved(cap *host.Setting) string { return "removed " + cap.Name() }
 
 func noteCapSetElsewhere(cap *host.Setting, value, path, scope string) string {
-	return fmt.Sprintf("kept env.%s at %s, set in %s (%s scope); loophook's %q is not added here", cap.Key, value, path, scope, cap.Value)
+	return fmt.Sprintf("kept %s at %s, set in %s (%s scope); loophook's %s is not added here", cap.Name(), value, path, scope, cap.Shown())
 }
 
 func noteCapKept(cap *host.Setting, value string) string {
-	return fmt.Sprintf("kept env.%s at %s, set before (loophook's is %q)", cap.Key, value, cap.Value)
+	return fmt.Sprintf("kept %s at %s, set before (loophook's is %s)", cap.Name(), value, cap.Shown())
 }
 
 func noteCapLeft(cap *host.Setting, value string) string {
-	return fmt.Sprintf("left env.%s at %s: not loophook's value", cap.Key, value)
+	return fmt.Sprintf("left %s at %s: not loophook's value", cap.Name(), value)
 }
 
 func noteAlsoInstalled(path, scope, title string) string {
