@@ -52,7 +52,8 @@ var started = time.Now()
 func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io.Writer) {
 	o, err := hookOptions(hookFlags(), args)
 	if h, err := host.Lookup(o.Host.Name); err == nil {
-		o.Host = h.Under(os.Getenv).Wire
+		h, _ = h.Under(os.Getenv, func(g host.Host) bool { _, ok := install.Registered(g, string(ev)); return ok })
+		o.Host = h.Wire
 	}
 	o.Note = note(stderr)
 	o.Started = started

@@ -12,6 +12,8 @@
 package host
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -99,20 +101,46 @@ func AgentOf(getenv func(string) string) (Host, bool) {
 }
 
 // Under is the host a hook call really runs under: a host that Runs h's
-// registrations and whose agent makes the call lends it its input, its
-// transcript, its project variables and its name; the answers stay in h's
-// wire, which is the one the registration asked for.
-func (h Host) Under(getenv func(string) string) Host {
+// registrations and whose agent makes the call (lent) lends it its input,
+// its transcript, its token usage, its project variables and its name. The
+// answers stay in h's wire, which is the one the registration asked for; a
+// session's context is also put where the lending host reads it (Copilot
+// CLI ignores Claude Code's hookSpecificOutput, PROTOCOL.md section 6),
+// unless the lending host has a registration of its own (ownRegistered),
+// which gives it.
+func (h Host) Under(getenv func(string) string, ownRegistered func(Host) bool) (u Host, lent bool) {
 	for _, g := range table {
 		if g.Runs != h.Name || !g.Agent(getenv) {
 			continue
 		}
-		u := h
+		u = h
 		u.Name, u.Title, u.ReadInput, u.LastMessage, u.ProjectDir, u.Usage = g.Name, g.Title, g.ReadInput, g.LastMessage, g.ProjectDir, g.Usage
 		u.AgentEnv = g.AgentEnv
-		return u
+		if !ownRegistered(g) {
+			own, theirs := h.SessionStart, g.SessionStart
+			u.SessionStart = func(context string) any { return merged(own(context), theirs(context)) }
+		}
+		return u, true
 	}
-	return h
+	return h, false
+}
+
+// merged is one answer with the members of both a and b, a's where both
+// have one: an object each host reads its own part of.
+func merged(a, b any) any {
+	out := map[string]json.RawMessage{}
+	for _, v := range []any{b, a} {
+		var data bytes.Buffer // with <, > and & as they are, as hook.WriteJSON writes
+		err := hook.WriteJSON(&data, v)
+		var members map[string]json.RawMessage
+		if err != nil || json.Unmarshal(data.Bytes(), &members) != nil {
+			return a
+		}
+		for k, m := range members {
+			out[k] = m
+		}
+	}
+	return out
 }
 
 // OrList is "a, b or c".

@@ -223,6 +223,9 @@ func (o *Object) Set(key string, v any) {
 		m.Value.Value = o.doc.value(v, o.childIndent(m.Name.BeforeExtra), !o.flat && multiline(m.Value)).Value
 		return
 	}
+	if n := len(o.o.Members); n > 0 && !o.flat {
+		keepComment(&o.o.Members[n-1].Value.AfterExtra, &o.o.AfterExtra)
+	}
 	before, indent, multi := o.doc.nextItem(o.flat, o.indent, o.o.Members, func(m hujson.ObjectMember) hujson.Extra { return m.Name.BeforeExtra }, &o.o.AfterExtra)
 	value := o.doc.value(v, indent, multi)
 	value.BeforeExtra = hujson.Extra(" ")
@@ -292,6 +295,9 @@ func (l *List) Object(i int) (*Object, bool) {
 
 // Append adds v (as Object.Set takes it) as the last element.
 func (l *List) Append(v any) {
+	if n := len(l.a.Elements); n > 0 && !l.flat {
+		keepComment(&l.a.Elements[n-1].AfterExtra, &l.a.AfterExtra)
+	}
 	before, indent, multi := l.doc.nextItem(l.flat, l.indent, l.a.Elements, func(e hujson.Value) hujson.Extra { return e.BeforeExtra }, &l.a.AfterExtra)
 	value := l.doc.value(v, indent, multi)
 	value.BeforeExtra = before
@@ -318,6 +324,18 @@ func (l *List) RemoveIf(drop func(i int) bool) int {
 		l.a.AfterExtra = nil
 	}
 	return removed
+}
+
+// keepComment keeps a comment on the last item's line with that item, when
+// an item goes after it: it moves from the container's end to the item's.
+func keepComment(after, end *hujson.Extra) {
+	i := bytes.IndexByte(*end, '\n')
+	if i < 0 || isBlank((*end)[:i]) {
+		return
+	}
+	head := bytes.TrimRight((*end)[:i], " \t\r")
+	*after = append(append(hujson.Extra{}, *after...), head...)
+	*end = append(hujson.Extra{}, (*end)[len(head):]...)
 }
 
 // hasTrailingComma reports whether the last item is followed by a comma:

@@ -86,9 +86,9 @@ func allStrings(list []any) bool {
 	return true
 }
 
-// pluginFiles are the files of the host whose plugin registers loophook,
-// lowest precedence first: user, then the project's, in the row's order
-// (Claude Code: user, project, local).
+// pluginFiles are a host's files for the project at root, lowest
+// precedence first: user, then the project's, in the row's order (Claude
+// Code: user, project, local).
 func pluginFiles(h host.Host, root string) []string {
 	var user, project []string
 	for _, s := range h.Install.Scopes {
@@ -110,12 +110,17 @@ func pluginFiles(h host.Host, root string) []string {
 // stands aside and the installed hook, with its block cap, answers alone.
 // ok is false when no file registers it.
 func InstalledBeside(command string) (where string, ok bool) {
-	var h host.Host
-	for _, p := range host.Installable() {
-		if p.Install.Plugin {
-			h = p
+	for _, h := range host.Installable() {
+		if h.Install.Plugin {
+			return Registered(h, command)
 		}
 	}
+	return "", false
+}
+
+// Registered names the file of h, for the project the hook call runs in,
+// that registers loophook's hook for command; ok is false when none does.
+func Registered(h host.Host, command string) (where string, ok bool) {
 	if h.Install == nil {
 		return "", false
 	}
