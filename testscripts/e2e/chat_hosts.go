@@ -167,3 +167,52 @@ func jsonString(s string) string {
 }
 
 func joinLines(lines []string) string { return strings.Join(lines, "\n") }
+
+// installWrapped registers loophook for host in the project the way a
+// person does, `loophook install --host host`, and then wraps each command
+// it wrote in rec (stop flags added to the stop command), so that a test
+// reads what loophook answered. file is the project's hook file, relative
+// to the project; under is the key that holds its events ("" for the top
+// level). What install wrote must be the binary's stop and session-start
+// commands in host's protocol.
+func installWrapped(t *testing.T, p *project, rec *hookRecorder, host, file, under string, stopFlags ...string) {
+	t.Helper()
+	installFor(t, p, host, nil)
+	path := filepath.Join(p.dir, file)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	events := doc
+	if under != "" {
+		events, _ = doc[under].(map[string]any)
+	}
+	bin := loophookBinary(t)
+	want := map[string]string{"Stop": "stop", "SessionStart": "session-start"}
+	for event, command := range want {
+		groups, _ := events[event].([]any)
+		if len(groups) != 1 {
+			t.Fatalf("%s: %d %s groups, want install's one", file, len(groups), event)
+		}
+		handlers, _ := groups[0].(map[string]any)["hooks"].([]any)
+		if len(handlers) != 1 {
+			t.Fatalf("%s: %s: %d handlers, want install's one", file, event, len(handlers))
+		}
+		h := handlers[0].(map[string]any)
+		line := shellQuote(bin) + " " + command + " --protocol " + host
+		if got, _ := h["command"].(string); got != bin+" "+command+" --protocol "+host && got != line {
+			t.Fatalf("%s: %s runs %q, want loophook's %s", file, event, got, command)
+		}
+		if command == "stop" {
+			line = strings.Join(append([]string{line}, stopFlags...), " ")
+		}
+		h["command"] = rec.wrap(command, line)
+	}
+	if err := writeJSON(path, doc); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -8,14 +8,14 @@ import (
 	"testing"
 )
 
-// registerDroidLoophook registers the real loophook, recorded by rec, as the
-// project's Droid hooks (.factory/hooks.json).
+// registerDroidLoophook registers the real loophook as the project's Droid
+// hooks with `loophook install --host droid` (.factory/hooks.json, keyed by
+// event), each command recorded by rec.
 func registerDroidLoophook(sc hostLoop, rec *hookRecorder) func(t *testing.T, p *project) {
 	return func(t *testing.T, p *project) {
 		t.Helper()
 		sc.writeOnLoop(t, p)
-		stop, start := loophookCommands(t, rec, "droid", sc.stopFlags...)
-		writeDroidHooks(t, p, stop, start)
+		installWrapped(t, p, rec, "droid", filepath.Join(".factory", "hooks.json"), "", sc.stopFlags...)
 	}
 }
 

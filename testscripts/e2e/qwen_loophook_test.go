@@ -8,19 +8,14 @@ import (
 	"testing"
 )
 
-// qwenBlockCap is the stopHookBlockingCap the Qwen tests run with, what
-// loophook install writes: the cap-th block is overridden, so 51 lets
-// loophook's continuation limit (50) end a loop, not Qwen.
-const qwenBlockCap = 51
-
-// registerQwenLoophook registers the real loophook, recorded by rec, as the
-// project's Qwen Code hooks (.qwen/settings.json).
+// registerQwenLoophook registers the real loophook as the project's Qwen
+// Code hooks with `loophook install --host qwen` (.qwen/settings.json,
+// stopHookBlockingCap 51), each command recorded by rec.
 func registerQwenLoophook(sc hostLoop, rec *hookRecorder) func(t *testing.T, p *project) {
 	return func(t *testing.T, p *project) {
 		t.Helper()
 		sc.writeOnLoop(t, p)
-		stop, start := loophookCommands(t, rec, "qwen", sc.stopFlags...)
-		writeQwenHooks(t, p, stop, start, qwenBlockCap)
+		installWrapped(t, p, rec, "qwen", filepath.Join(".qwen", "settings.json"), "hooks", sc.stopFlags...)
 	}
 }
 
@@ -37,8 +32,9 @@ func checkQwenHookRuns(t *testing.T, s *qwenSession) {
 	}
 }
 
-// TestQwenLoophook runs loophook's loops in the real Qwen Code, its block
-// cap raised as install raises it: loophook's rules end each loop.
+// TestQwenLoophook runs loophook's loops in the real Qwen Code, registered
+// by loophook install, which raises its block cap: loophook's rules end
+// each loop, and no turn ends at Qwen's cap.
 func TestQwenLoophook(t *testing.T) {
 	for _, sc := range append(hostLoops(), ceilingLoop()) {
 		t.Run(sc.name, func(t *testing.T) {
