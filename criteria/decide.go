@@ -129,9 +129,12 @@ func DefaultLimits() Limits {
 type Evaluation struct {
 	BadInput string // why the hook input could not be read; "" if it could
 
-	Path     string   // the state file as the reason names it; "" when there is none
-	Loop     *Loop    // nil when there is no state file or it is invalid
-	Problems []string // why the state file is invalid, as "pointer: message" lines
+	Path string // the state file as the reason names it; "" when there is none
+	// LookedFor and Searched are, when there is no state file, the file
+	// names the search looked for and the directories it looked in.
+	LookedFor, Searched []string
+	Loop                *Loop    // nil when there is no state file or it is invalid
+	Problems            []string // why the state file is invalid, as "pointer: message" lines
 	// StateSession is the state's session_id when the file parses as JSON,
 	// even if it fails the schema, so another session's broken loop stays theirs.
 	StateSession string
@@ -179,7 +182,7 @@ func Decide(e Evaluation, lim Limits) Verdict {
 	case e.BadInput != "":
 		return stop(RuleBadInput, reasonBadInput(e.BadInput))
 	case e.Path == "":
-		return stop(RuleNoState, reasonNoState())
+		return stop(RuleNoState, reasonNoState(e.LookedFor, e.Searched))
 	case OtherSession(e.StateSession, e.SessionID):
 		return stop(RuleOtherSession, reasonOtherSession(e.Path, e.StateSession))
 	case e.Loop == nil:

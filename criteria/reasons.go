@@ -15,7 +15,20 @@ func reasonBadInput(why string) string {
 	return fmt.Sprintf("the hook could not read its input (%s); letting the agent stop", why)
 }
 
-func reasonNoState() string { return "no loop: no .loop/state.json here" }
+// reasonNoState names what the search looked for, and where.
+func reasonNoState(files, dirs []string) string {
+	what := "no loop: no state file"
+	if len(files) > 0 {
+		what += " (" + strings.Join(files, ", ") + ")"
+	}
+	switch len(dirs) {
+	case 0:
+		return what
+	case 1:
+		return fmt.Sprintf("%s in %s", what, dirs[0])
+	}
+	return fmt.Sprintf("%s in the %d directories from %s up to %s", what, len(dirs), dirs[0], dirs[len(dirs)-1])
+}
 
 func reasonOtherSession(path, session string) string {
 	return fmt.Sprintf("the loop in %s belongs to session %s, not this one", path, clip(session))

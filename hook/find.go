@@ -18,6 +18,9 @@ type Found struct {
 	// Data is the file's content when the search read it to tell its
 	// dialect, so that Load need not read it again; nil when not.
 	Data []byte
+	// Searched are the directories the search looked in, nearest first,
+	// when it found nothing: what the no-state reason names.
+	Searched []string
 }
 
 // FindState finds the loop's state from start (SPEC section 1): in each
@@ -26,7 +29,8 @@ type Found struct {
 // worktree, in its main work tree's root; outside any work tree, in start
 // only. In each directory the dialects are looked for in their order and the
 // first found wins. only, when set, is the one dialect looked for, and a
-// file at its place is taken as its own. Path is "" when there is none.
+// file at its place is taken as its own. Path is "" when there is none,
+// and Searched then names the directories looked in.
 func FindState(start string, only *schema.Dialect) Found {
 	if start == "" {
 		return Found{}
@@ -36,10 +40,12 @@ func FindState(start string, only *schema.Dialect) Found {
 	}
 	var found Found
 	var foundIn string
+	var searched []string
 	for _, path := range parents(start) {
 		d := dir{path}
 		if found.Path == "" {
 			found, foundIn = findIn(d, only), d.path
+			searched = append(searched, d.path)
 			if found.Path != "" && foundIn == start {
 				return found
 			}
@@ -50,16 +56,18 @@ func FindState(start string, only *schema.Dialect) Found {
 			if found.Path == "" && !d.isDir(".git") {
 				if main := mainWorkTree(d.path); main != "" {
 					found = findIn(dir{main}, only)
+					searched = append(searched, main)
 				}
+			}
+			if found.Path == "" {
+				found.Searched = searched
 			}
 			return found
 		}
 	}
-	// Outside any work tree a state above start is a stranger's.
-	if foundIn != start {
-		return Found{}
-	}
-	return found
+	// Outside any work tree a state above start is a stranger's: only
+	// start counts.
+	return Found{Searched: []string{start}}
 }
 
 // dir is one directory of the search.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -125,9 +126,13 @@ func (o Options) answer(ev Event, r Result) any {
 // reads the memory, as a person's dry run does.
 func Evaluate(o Options, in Input, remember bool) Result {
 	r := Result{Session: in.SessionID, Host: o.Host.Name}
+	if err := o.configured(); err != nil {
+		r.Verdict = criteria.Misconfigured(err)
+		return r
+	}
 	found := o.find(in)
 	if found.Path == "" {
-		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID}, o.Limits)
+		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID, LookedFor: o.lookedFor(), Searched: found.Searched}, o.Limits)
 		return r
 	}
 	l := Load(found)
@@ -365,6 +370,47 @@ func (o Options) find(in Input) Found {
 		return Found{Path: path, Dialect: schema.Tell(data), Data: data}
 	}
 	return FindState(o.start(in), only)
+}
+
+// configured says what is wrong with the paths a person gave the hook: a
+// --state file or a --dir that is not there. A loop the person pointed the
+// hook at must not go unenforced in silence (rule misconfigured).
+func (o Options) configured() error {
+	if o.StatePath != "" {
+		if _, err := os.Lstat(o.StatePath); err != nil {
+			return fmt.Errorf(configNoState, o.StatePath, pathCause(err))
+		}
+	}
+	if o.Dir != "" {
+		fi, err := os.Stat(o.Dir)
+		switch {
+		case err != nil:
+			return fmt.Errorf(configNoDir, o.Dir, pathCause(err))
+		case !fi.IsDir():
+			return fmt.Errorf(configDirNotDir, o.Dir)
+		}
+	}
+	return nil
+}
+
+// pathCause is what went wrong with a path, without the path again.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// lookedFor are the file names the search looks for.
+func (o Options) lookedFor() []string {
+	var files []string
+	for _, d := range schema.Dialects {
+		if o.Dialect == "" || o.Dialect == d.Name {
+			files = append(files, d.File)
+		}
+	}
+	return files
 }
 
 // start is where the search starts: --dir, else the project directory the

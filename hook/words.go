@@ -35,6 +35,13 @@ const (
 // What a session's context adds: which host's hook governs the session.
 const contextHost = " This session is governed by loophook for %s."
 
+// What is wrong with the paths a person gave the hook.
+const (
+	configNoState   = "--state %s: %v"
+	configNoDir     = "--dir %s: %v"
+	configDirNotDir = "--dir %s is not a directory"
+)
+
 // Memory problems.
 const (
 	memoryUnreadable = "read memory: %w"
