@@ -96,7 +96,13 @@ type Verdict struct {
 	OK     bool
 	Reason string
 	Rule   Rule
+	// Unfinished says a loop was let go with work unmet (paused or
+	// cancelled): the person must hear of it, as of a rule that Tells.
+	Unfinished bool
 }
+
+// Tells reports whether the person must see the verdict.
+func (v Verdict) Tells() bool { return v.Unfinished || v.Rule.Tells() }
 
 // Limits are the person's settings for the rules.
 type Limits struct {
@@ -230,10 +236,17 @@ func invalid(e Evaluation, lim Limits) Verdict {
 }
 
 func inactive(e Evaluation, _ Limits) (Verdict, bool) {
-	if !e.Loop.Inactive() {
+	l := e.Loop
+	if !l.Inactive() {
 		return Verdict{}, false
 	}
-	return stop(RuleInactive, reasonInactive(e.Loop.LoopStatus)), true
+	missing, n := l.Unmet(listable)
+	if n == 0 && len(e.Removed) == 0 && l.Criteria.Len() > 0 {
+		return stop(RuleInactive, reasonInactive(l.LoopStatus)), true
+	}
+	v := stop(RuleInactive, reasonInactiveUnmet(l, e.Path, missing, n, e.Removed))
+	v.Unfinished = true
+	return v, true
 }
 
 func waiting(e Evaluation, _ Limits) (Verdict, bool) {
@@ -421,7 +434,7 @@ func exit(e Evaluation) exitKind {
 		return exitField
 	case l.DoneClaim:
 		return exitDoneClaim
-	case !l.HasExitSignal:
+	case !l.HasExitSignal && l.DoneBy == "":
 		if msg, err := e.LastMessage(); err == nil && strings.Contains(msg, Marker) {
 			return exitMarker
 		}

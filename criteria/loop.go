@@ -51,6 +51,14 @@ type Loop struct {
 	// RecordIn names where the agent records a criterion it verified; ""
 	// is hope's criteriaStatus.
 	RecordIn string
+	// DoneBy, for a loop system whose done claim is its only exit signal
+	// (on-loop, the loop controller, the orchestrator), says how the agent
+	// marks the loop done; "" is hope's exit_signal or <loop-complete>.
+	DoneBy string
+	// Limits are the limits of the loop's own system that apply to it,
+	// for a resumed agent, one each; hope's iteration and stuck limits
+	// are the rules' own and are not listed here.
+	Limits []string
 	// Notes are what a resumed agent is told beyond the rules' fields
 	// (on-loop's todos, an orchestrator's handoff), one line each.
 	Notes []string

@@ -46,6 +46,17 @@ func reasonInactive(status string) string {
 	return fmt.Sprintf("loop is %s; nothing to enforce", clip(status))
 }
 
+// reasonInactiveUnmet tells the person that a loop stopped with work unmet,
+// what is unmet and how to resume it.
+func reasonInactiveUnmet(l *Loop, path string, missing []string, n int, removed []string) string {
+	head := fmt.Sprintf("loop is %s with %d of %d criteria unmet: ", clip(l.LoopStatus), n+len(removed), l.Criteria.Len()+len(removed))
+	tail := fmt.Sprintf("; to resume it, set status to in_progress in %s (or /loop continue)", path)
+	if l.Criteria.Len() == 0 && len(removed) == 0 {
+		return fmt.Sprintf("loop is %s and lists no criteria", clip(l.LoopStatus)) + tail
+	}
+	return head + list(append(missing[:len(missing):len(missing)], removed...), n+len(removed), budgetFor(head+tail)) + tail
+}
+
 func reasonWaiting(what string) string {
 	return "loop paused for a person: " + what
 }
@@ -186,13 +197,17 @@ func reasonAssumption(l *Loop, lim Limits, assumed []string) string {
 }
 
 func reasonNoExitSignal(l *Loop, lim Limits, path string) string {
-	if l.RecordIn != "" {
+	switch {
+	case l.DoneBy != "":
 		// Another loop system: its own done claim is the exit signal.
 		next := ""
 		if n := l.Next(); n != "" {
 			next = " Next step: " + clip(n) + "."
 		}
-		return fmt.Sprintf("%s: every criterion is met, but %s does not mark the loop done yet.%s Once you have verified everything, mark it done as the loop system does", where(l, lim), path, next)
+		return fmt.Sprintf("%s: every criterion is met, but %s does not mark the loop done yet.%s Once you have verified everything, %s", where(l, lim), path, next, l.DoneBy)
+	case !l.HasExitSignal:
+		// The loop-mechanics protocol: the marker, not a field the file lacks.
+		return fmt.Sprintf("%s: every criterion is met, but your last message does not say %s. Once you have verified everything, end your message with %s", where(l, lim), Marker, Marker)
 	}
 	return fmt.Sprintf("%s: every criterion is met, but exit_signal is not true. Once you have verified everything, set exit_signal to true in %s", where(l, lim), path)
 }
@@ -392,11 +407,7 @@ func Context(path string, s *Loop, lim Limits) string {
 	case s.Failed != "":
 		fmt.Fprintf(&b, " It failed: %s.", clip(s.Failed))
 	}
-	tail := fmt.Sprintf(" Limits: the loop ends at iteration %s or after %d stuck iterations", number(MaxIterations(s, lim)), lim.StuckLimit)
-	if b, ok := Budget(s, lim); ok {
-		tail += fmt.Sprintf(", or when cost reaches %s", number(b))
-	}
-	tail += ". The Stop hook keeps you working until every criterion is met and verified and exit_signal is true."
+	tail := contextLimits(s, lim) + " The Stop hook keeps you working until every criterion is met and verified and " + doneBy(s) + "."
 	if len(s.Notes) > 0 {
 		tail = " Notes: " + strings.Join(s.Notes, "; ") + "." + tail
 	}
@@ -410,6 +421,35 @@ func Context(path string, s *Loop, lim Limits) string {
 	}
 	b.WriteString(tail)
 	return capReason(b.String())
+}
+
+// contextLimits are the limits that really apply to the loop, in its own
+// system's terms: a loop that counts no iterations is told of none.
+func contextLimits(s *Loop, lim Limits) string {
+	var limits []string
+	if !s.Uncounted {
+		ends := fmt.Sprintf("the loop ends at iteration %s or after %d stuck iterations", number(MaxIterations(s, lim)), lim.StuckLimit)
+		if b, ok := Budget(s, lim); ok {
+			ends += fmt.Sprintf(", or when cost reaches %s", number(b))
+		}
+		limits = append(limits, ends)
+	}
+	limits = append(limits, s.Limits...)
+	if len(limits) == 0 {
+		return ""
+	}
+	return " Limits: " + strings.Join(limits, "; ") + "."
+}
+
+// doneBy says what ends the loop once its criteria are met.
+func doneBy(s *Loop) string {
+	switch {
+	case s.DoneBy != "":
+		return "you " + s.DoneBy
+	case !s.HasExitSignal:
+		return "your last message says " + Marker
+	}
+	return "exit_signal is true"
 }
 
 // count says "1 criterion" or "3 criteria".

@@ -124,9 +124,9 @@ func loopControllerFromDocument(doc map[string]any) *criteria.Loop {
 
 	l := &criteria.Loop{
 		Spec:          tellSystem(str(doc["systemName"]), str(doc["systemId"]), issue(doc["githubIssue"])),
-		HasExitSignal: true,
-		Uncounted:     true,
-		RecordIn:      "stages, capabilities and gates",
+		Uncounted: true,
+		RecordIn:  "stages, capabilities and gates",
+		DoneBy:    tellLoopControllerDoneBy(),
 	}
 	stages := obj(doc["stages"])
 	for _, s := range lcStages {
@@ -151,6 +151,15 @@ func loopControllerFromDocument(doc map[string]any) *criteria.Loop {
 	if current := str(caps["current"]); current != "" {
 		capability = tellCapability(num(caps["completed"])+1, num(caps["total"]), current)
 	}
+	count, maxRetries := num(failures["count"]), float64(lcDefaultRetries)
+	if m, ok := failures["maxRetries"].(float64); ok {
+		maxRetries = m
+	}
+	if total := max(count, float64(len(history))); total >= lcMaxFailures {
+		// "Total failures: 10 max before forced BLOCKED", in any state.
+		l.Exhausted = tellEscalateTotal(total)
+	}
+	l.Limits = []string{tellFailureLimits(count, maxRetries, lcMaxFailures)}
 	// decideNextAction, in its order.
 	waitFor := requested
 	if state == "REVIEW" || state == "SHIP" {
@@ -169,25 +178,20 @@ func loopControllerFromDocument(doc map[string]any) *criteria.Loop {
 	case len(waitFor) > 0:
 		l.Waiting = tellWaitForApproval(waitFor)
 	case state == lcFailed || state == lcRetry:
-		count, max := num(failures["count"]), float64(lcDefaultRetries)
-		if m, ok := failures["maxRetries"].(float64); ok {
-			max = m
-		}
 		switch {
-		case len(history) >= lcMaxFailures:
-			l.Exhausted = tellEscalateTotal(len(history))
-		case count >= max:
-			l.Exhausted = tellEscalate(count, max)
+		case l.Exhausted != "":
+		case count >= maxRetries:
+			l.Exhausted = tellEscalate(count, maxRetries)
 		default:
 			stage, cause := "", ""
 			if len(history) > 0 {
 				last := obj(history[len(history)-1])
 				stage, cause = str(last["stage"]), str(last["error"])
 			}
-			l.NextStep = tellRetry(stage, cause, count, max)
+			l.NextStep = tellRetry(stage, cause, count, maxRetries)
 		}
 	case state == lcComplete:
-		l.DoneClaim, l.ExitSignal = true, true
+		l.DoneClaim = true
 	default:
 		l.NextStep = tellNextState(state, lcNextState(state, len(remaining) > 0), lcSkills, capability, unapproved)
 	}

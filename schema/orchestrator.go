@@ -136,7 +136,7 @@ func orchestratorFromDocument(doc map[string]any) *criteria.Loop {
 			gaps = append(gaps, d)
 		}
 	}
-	l := &criteria.Loop{Spec: tellOrchestratorSpec(str(doc["mode"]), gaps), HasExitSignal: true, Uncounted: true, RecordIn: "completedSystems, subAgents and gates"}
+	l := &criteria.Loop{Spec: tellOrchestratorSpec(str(doc["mode"]), gaps), Uncounted: true, RecordIn: "completedSystems, subAgents and gates", DoneBy: tellOrchestratorDoneBy()}
 
 	l.Criteria = append(l.Criteria, criteria.Criterion{Name: criterionScope, Met: str(scope["completedAt"]) != ""})
 	var systems, left []string
@@ -193,7 +193,14 @@ func orchestratorFromDocument(doc map[string]any) *criteria.Loop {
 		l.Waiting = tellConfirmMode(str(detection["detected"]), detection["confidence"])
 	}
 	if phase == "COMPLETE" {
-		l.DoneClaim, l.ExitSignal = true, true
+		l.DoneClaim = true
+	}
+	// A completed system the scope no longer lists is still met: a
+	// system once discovered stays in the contract (SPEC section 5).
+	for _, name := range done {
+		if !slices.Contains(systems, name) {
+			l.MetUnlisted = append(l.MetUnlisted, tellSystemCriterion(name))
+		}
 	}
 
 	round := tellRound(doc["currentLoop"], scope["estimatedLoops"])

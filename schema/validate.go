@@ -336,14 +336,19 @@ func tellOnLoopFailed(err string) string {
 	return "on-loop failed: " + err + "; resume with /on-loop-resume"
 }
 
-func tellOnLoopUnknownPhase(phase string) string {
-	return "on-loop is at phase " + phase + ", which this loophook does not know (a newer on-loop?); see to the session yourself, or update loophook"
+func tellOnLoopUnknownPhase(phase, version string) string {
+	return fmt.Sprintf("on-loop is at phase %q, which this loophook does not know (the file's version %s is newer than %d.%d); see to the session yourself, or update loophook", phase, version, onLoopVersionMajor, onLoopVersionMinor)
 }
 
 func tellOnLoopResume() string { return "resume with /on-loop-resume" }
 
-func tellOnLoopPhase(phase, agent string, after []string) string {
+func tellOnLoopDoneBy() string { return "set phase to COMPLETE in the session's state.json" }
+
+func tellOnLoopPhase(phase, agent, retry string, after []string) string {
 	s := fmt.Sprintf("phase %s with the %s agent", phase, agent)
+	if retry != "" {
+		s += " (retry after " + retry + ")"
+	}
 	switch {
 	case len(after) > 0:
 		s += ", then " + strings.Join(after, ", ")
@@ -355,6 +360,10 @@ func tellOnLoopPhase(phase, agent string, after []string) string {
 
 func tellRetries(kind string, n, limit float64) string {
 	return fmt.Sprintf("%s %s of %s", kind, number(n), number(limit))
+}
+
+func tellOnLoopRetryLimits(limits []string) string {
+	return "on-loop's retries (a person looks when one is exceeded): " + strings.Join(limits, ", ")
 }
 
 func tellOnLoopExhausted(over []string) string {
@@ -427,9 +436,17 @@ func tellEscalate(failures, max float64) string {
 	return fmt.Sprintf("ESCALATE: Max retries exceeded (%s failures, %s retries allowed); a person must look", number(failures), number(max))
 }
 
-func tellEscalateTotal(n int) string {
-	return fmt.Sprintf("ESCALATE: Max retries exceeded (%d failures in failures.history, %d at most before BLOCKED); a person must look", n, lcMaxFailures)
+func tellEscalateTotal(n float64) string {
+	return fmt.Sprintf("ESCALATE: Max retries exceeded (%s failures in all, %d at most before BLOCKED); a person must look", number(n), lcMaxFailures)
 }
+
+func tellFailureLimits(count, max float64, total int) string {
+	return fmt.Sprintf("the controller's retries: %s of %s failures, then ESCALATE; %d failures in all force BLOCKED", number(count), number(max), total)
+}
+
+func tellLoopControllerDoneBy() string { return "set state to COMPLETE in its loop-state.json" }
+
+func tellOrchestratorDoneBy() string { return "set currentPhase to COMPLETE in loop-state.json" }
 
 func tellRetry(stage, cause string, failures, max float64) string {
 	s := "RETRY " + stage

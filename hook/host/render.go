@@ -24,7 +24,7 @@ func blockOrTell(v criteria.Verdict) any {
 	if b, ok := blocks(v); ok {
 		return b
 	}
-	if v.Rule.Tells() && v.Reason != "" {
+	if v.Tells() && v.Reason != "" {
 		return message{SystemMessage: hook.Prefix + v.Reason}
 	}
 	return message{}
