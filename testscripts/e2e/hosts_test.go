@@ -28,6 +28,8 @@ type hostLoop struct {
 	turns  []turn
 	// stopFlags are added to the registered stop command.
 	stopFlags []string
+	// config, when set, is the project's .loophook.json, approved.
+	config string
 	// wantRules are the journal's rules, stop by stop: every model turn
 	// ends in a stop, so there are as many model turns; the loop ends at
 	// the first rule that lets the agent stop (letsGo).
@@ -69,9 +71,13 @@ func advance(next string) edit {
 	}))
 }
 
-// writeOnLoop writes sc's on-loop state into the project, if it has one.
+// writeOnLoop writes sc's on-loop state into the project, if it has one,
+// and its approved .loophook.json.
 func (sc hostLoop) writeOnLoop(t *testing.T, p *project) {
 	t.Helper()
+	if sc.config != "" {
+		approveConfig(t, p, sc.config)
+	}
 	if sc.onLoop == nil {
 		return
 	}

@@ -31,6 +31,9 @@ var claudeSuite = hostSuite[string]{host: "Claude Code " + claudeVersion, verb: 
 // TestMain removes the built loophook and, when the suite could not run,
 // says so once more after the last test.
 func TestMain(m *testing.M) {
+	if code, child := approveChild(); child {
+		os.Exit(code)
+	}
 	code := m.Run()
 	if r := releasesRan(); r != "" {
 		fmt.Fprintf(os.Stderr, "e2e: the hosts ran at\n%s\n", r)
