@@ -35,27 +35,35 @@ func at(s string) time.Time {
 	return t
 }
 
+// claudeUsage is Claude Code's message.usage.
+type claudeUsage struct {
+	Input         int64 `json:"input_tokens"`
+	Output        int64 `json:"output_tokens"`
+	CacheCreation int64 `json:"cache_creation_input_tokens"`
+	CacheRead     int64 `json:"cache_read_input_tokens"`
+}
+
+func (u claudeUsage) usage() Usage {
+	return Usage{Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation, CacheRead: u.CacheRead}
+}
+
 func parseClaude(line []byte, add func(Entry)) {
+	if e, ok := claudeFast(line); ok {
+		add(e)
+		return
+	}
 	var l struct {
 		Type      string `json:"type"`
 		Timestamp string `json:"timestamp"`
 		Message   struct {
-			ID    string `json:"id"`
-			Usage *struct {
-				Input         int64 `json:"input_tokens"`
-				Output        int64 `json:"output_tokens"`
-				CacheCreation int64 `json:"cache_creation_input_tokens"`
-				CacheRead     int64 `json:"cache_read_input_tokens"`
-			} `json:"usage"`
+			ID    string       `json:"id"`
+			Usage *claudeUsage `json:"usage"`
 		} `json:"message"`
 	}
 	if json.Unmarshal(line, &l) != nil || l.Type != "assistant" || l.Message.Usage == nil {
 		return
 	}
-	u := l.Message.Usage
-	add(Entry{ID: l.Message.ID, At: at(l.Timestamp), Usage: Usage{
-		Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation, CacheRead: u.CacheRead,
-	}})
+	add(Entry{ID: l.Message.ID, At: at(l.Timestamp), Usage: l.Message.Usage.usage()})
 }
 
 // openAI is a usage in which input counts the cached tokens too, and

@@ -2,6 +2,7 @@ package usage
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -176,5 +177,32 @@ func TestDroid(t *testing.T) {
 	}
 	if _, ok := Droid([]byte(`{"model":"x"}`)); ok {
 		t.Error("no usage read as usage")
+	}
+}
+
+// The fast reading of a Claude Code line agrees with decoding it whole, or
+// leaves it to that.
+func TestClaudeFastAgrees(t *testing.T) {
+	lines := bytes.Split(sample(t, "claude.jsonl"), []byte("\n"))
+	lines = append(lines,
+		[]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","input":{"usage":{"input_tokens":999}}}],"id":"msg_x","usage":{"input_tokens":3}},"timestamp":"2026-11-23T06:00:00Z"}`),
+		[]byte(`{"message":{"id":"msg_y","content":"a \"usage\":{\"input_tokens\":7}","usage":{"input_tokens":4,"cache_creation":{"ephemeral_5m_input_tokens":1},"output_tokens":2}},"type":"assistant","timestamp":"2026-11-23T06:00:01Z"}`),
+	)
+	for _, l := range lines {
+		var full []Entry
+		var l2 struct {
+			Type      string `json:"type"`
+			Timestamp string `json:"timestamp"`
+			Message   struct {
+				ID    string       `json:"id"`
+				Usage *claudeUsage `json:"usage"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(l, &l2) == nil && l2.Type == "assistant" && l2.Message.Usage != nil {
+			full = append(full, Entry{ID: l2.Message.ID, At: at(l2.Timestamp), Usage: l2.Message.Usage.usage()})
+		}
+		if e, ok := claudeFast(l); ok && (len(full) != 1 || e != full[0]) {
+			t.Errorf("%s:\nfast %+v, whole %+v", l, e, full)
+		}
 	}
 }
