@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -24,6 +26,37 @@ func TestCommandsAreNamed(t *testing.T) {
 	for _, c := range commands {
 		if got := c.build().Name; got != c.name {
 			t.Errorf("the table names %q, the command is %q", c.name, got)
+		}
+	}
+}
+
+// TestReadmesAgree: the README and the plugin's README name the plugin
+// alike, and every go install line in them builds with the Makefile's tags
+// (issue 23 item 14).
+func TestReadmesAgree(t *testing.T) {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := regexp.MustCompile(`(?m)^TAGS\s*[:?]?=\s*(\S+)`).FindSubmatch(makefile)
+	if tags == nil {
+		t.Fatal("the Makefile sets no TAGS")
+	}
+	for _, f := range []string{"../../README.md", "../../.claude-plugin/README.md"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		if !strings.Contains(text, "/plugin install loophook@loophook") || strings.Contains(text, "/plugin install loophook\n") {
+			t.Errorf("%s does not name the plugin loophook@loophook", f)
+		}
+		// Commands to run: on a line of their own or in backticks (the
+		// plugin's message when loophook is missing quotes a shorter one).
+		for _, line := range regexp.MustCompile("(?m)(^|`)go install [^`\n]*@latest").FindAllString(text, -1) {
+			if !strings.Contains(line, "-tags "+string(tags[1])) {
+				t.Errorf("%s: %q lacks -tags %s", f, line, tags[1])
+			}
 		}
 	}
 }
