@@ -123,7 +123,7 @@ func loopControllerFromDocument(doc map[string]any) *criteria.Loop {
 	}
 
 	l := &criteria.Loop{
-		Spec:          tellSystem(str(doc["systemName"]), str(doc["systemId"]), issue(doc["githubIssue"])),
+		Spec:      tellSystem(str(doc["systemName"]), str(doc["systemId"]), issue(doc["githubIssue"])),
 		Uncounted: true,
 		RecordIn:  "stages, capabilities and gates",
 		DoneBy:    tellLoopControllerDoneBy(),
