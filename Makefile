@@ -9,7 +9,7 @@ TAGS      := urfave_cli_no_docs
 # that the module proxy refused here.
 GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.16.0
 
-.PHONY: build install test unit e2e lint bench fuzz clean release-snapshot
+.PHONY: build install test unit e2e e2e-latest lint bench fuzz clean release-snapshot
 
 ## build: build ./loophook
 build:
@@ -31,9 +31,13 @@ unit:
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 -run 'Concurrent|Killed|Panic|FIFO|Lock|Atomic' ./hook
 
-## e2e: the end-to-end suite on the real Claude Code binary (fetched once, cached)
+## e2e: the end-to-end suite on the six real hosts at the releases it pins (fetched once, cached)
 e2e:
-	$(GO) test -tags e2e -count=1 -timeout 30m -v ./testscripts/e2e/
+	$(GO) test -tags e2e -count=1 -timeout 45m -v ./testscripts/e2e/
+
+## e2e-latest: the end-to-end suite on the newest release of every host (npm view at run time, cached per version); prints the releases it ran
+e2e-latest:
+	LOOPHOOK_E2E_LATEST=1 $(GO) test -tags e2e -count=1 -timeout 60m -v ./testscripts/e2e/
 
 lint:
 	@test -z "$$(gofmt -l .)" || (echo "gofmt would change:"; gofmt -l .; exit 1)

@@ -43,6 +43,9 @@ func fetchClaude(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("%w: the suite pins %s, which runs on linux/amd64 only, not %s/%s",
 			errUnsupported, claudePackage, runtime.GOOS, runtime.GOARCH)
 	}
-	return fetchExecutable(ctx, "claude-code-linux-x64-"+claudeVersion,
-		claudePackage+"@"+claudeVersion, claudeIntegrity, "claude")
+	v, integrity, err := release(ctx, claudePackage, claudeVersion, claudeIntegrity)
+	if err != nil {
+		return "", err
+	}
+	return fetchExecutable(ctx, "claude-code-linux-x64-"+v, claudePackage+"@"+v, integrity, "claude")
 }

@@ -38,7 +38,8 @@ const (
 
 // copilotCLI is the pinned Copilot CLI, ready to run.
 type copilotCLI struct {
-	bin string // the native executable
+	version string // the release (release(): the pinned one, or the newest)
+	bin     string // the native executable
 	// pkgCache is COPILOT_PKG_CACHE_HOME for every run: the executable
 	// unpacks its app (235 MB) there on first use, and each test's fresh
 	// HOME would otherwise unpack it again.
@@ -54,8 +55,11 @@ func fetchCopilot(ctx context.Context) (copilotCLI, error) {
 		return copilotCLI{}, fmt.Errorf("%w: the Copilot tests pin %s, which runs on linux/amd64 only, not %s/%s",
 			errUnsupported, copilotPackage, runtime.GOOS, runtime.GOARCH)
 	}
-	bin, err := fetchExecutable(ctx, "copilot-linux-x64-"+copilotVersion,
-		copilotPackage+"@"+copilotVersion, copilotIntegrity, "copilot")
+	v, integrity, err := release(ctx, copilotPackage, copilotVersion, copilotIntegrity)
+	if err != nil {
+		return copilotCLI{}, err
+	}
+	bin, err := fetchExecutable(ctx, "copilot-linux-x64-"+v, copilotPackage+"@"+v, integrity, "copilot")
 	if err != nil {
 		return copilotCLI{}, err
 	}
@@ -63,7 +67,7 @@ func fetchCopilot(ctx context.Context) (copilotCLI, error) {
 	if err != nil {
 		return copilotCLI{}, err
 	}
-	cli := copilotCLI{bin: bin, pkgCache: filepath.Join(cache, "copilot-pkg")}
+	cli := copilotCLI{version: v, bin: bin, pkgCache: filepath.Join(cache, "copilot-pkg")}
 	return cli, cli.unpack(ctx)
 }
 
@@ -71,7 +75,7 @@ func fetchCopilot(ctx context.Context) (copilotCLI, error) {
 // `copilot --version` does it and checks the version on the way. The
 // executable marks a finished unpacking with .extraction-complete.
 func (c copilotCLI) unpack(ctx context.Context) error {
-	done := filepath.Join(c.pkgCache, "pkg", "linux-x64", copilotVersion, ".extraction-complete")
+	done := filepath.Join(c.pkgCache, "pkg", "linux-x64", c.version, ".extraction-complete")
 	if _, err := os.Stat(done); err == nil {
 		return nil
 	}
@@ -88,7 +92,7 @@ func (c copilotCLI) unpack(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("copilot --version: %v\n%s", err, out)
 	}
-	if want := "GitHub Copilot CLI " + copilotVersion + "."; !strings.Contains(string(out), want) {
+	if want := "GitHub Copilot CLI " + c.version + "."; !strings.Contains(string(out), want) {
 		return fmt.Errorf("copilot --version printed %q, want %q", out, want)
 	}
 	if _, err := os.Stat(done); err != nil {

@@ -69,15 +69,25 @@ func installGemini(ctx context.Context) (string, error) {
 	if err := checkNode(node); err != nil {
 		return "", err
 	}
+	v, integrity, err := release(ctx, geminiPackage, geminiVersion, geminiIntegrity)
+	if err != nil {
+		return "", err
+	}
+	check := func(dir string) error {
+		if _, err := os.Stat(geminiBundle(dir)); err != nil {
+			return err
+		}
+		return checkNPMInstall(dir, geminiPackage, v, integrity)
+	}
 	dir, err := cachedInstall{
-		name:  "gemini-" + geminiVersion,
-		whole: func(dir string) bool { return checkGeminiInstall(dir) == nil },
+		name:  "gemini-" + v,
+		whole: func(dir string) bool { return check(dir) == nil },
 		install: func(work, dir string) error {
-			return npmInstall(ctx, work, dir, geminiPackage+"@"+geminiVersion, geminiInstallTimeout, "--loglevel=error")
+			return npmInstall(ctx, work, dir, geminiPackage+"@"+v, geminiInstallTimeout, "--loglevel=error")
 		},
 		check: func(dir string) error {
-			if err := checkGeminiInstall(dir); err != nil {
-				return fmt.Errorf("npm install %s@%s: %w", geminiPackage, geminiVersion, err)
+			if err := check(dir); err != nil {
+				return fmt.Errorf("npm install %s@%s: %w", geminiPackage, v, err)
 			}
 			return nil
 		},
@@ -90,24 +100,6 @@ func installGemini(ctx context.Context) (string, error) {
 
 func geminiBundle(dir string) string {
 	return filepath.Join(dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
-}
-
-// checkGeminiInstall checks that dir holds the pinned release, as npm
-// recorded it: the version and the tarball integrity it verified.
-func checkGeminiInstall(dir string) error {
-	if _, err := os.Stat(geminiBundle(dir)); err != nil {
-		return err
-	}
-	locked, err := readNPMLock(dir, "node_modules/.package-lock.json")
-	if err != nil {
-		return err
-	}
-	got := locked["node_modules/"+geminiPackage]
-	if got.Version != geminiVersion || got.Integrity != geminiIntegrity {
-		return fmt.Errorf("installed %s %q with integrity %q, want %q with %q",
-			geminiPackage, got.Version, got.Integrity, geminiVersion, geminiIntegrity)
-	}
-	return nil
 }
 
 // checkNode refuses a node older than the CLI's engines field (>=20).

@@ -35,9 +35,8 @@ const (
 // qwenCLI is an installed Qwen Code: its version and cli-entry.js.
 type qwenCLI struct{ version, entry string }
 
-// installQwen installs version (with integrity; "" takes what npm
-// checked) into the cache the first time and reuses it after, with no
-// network at all.
+// installQwen installs version, whose tarball has integrity, into the
+// cache the first time and reuses it after, with no network at all.
 func installQwen(ctx context.Context, version, integrity string) (qwenCLI, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -66,14 +65,14 @@ func qwenEntry(dir string) string {
 }
 
 // checkNPMInstall checks that dir holds pkg at version as npm recorded
-// it, with the tarball integrity it verified (any, when integrity is "").
+// it, with the tarball integrity it verified.
 func checkNPMInstall(dir, pkg, version, integrity string) error {
 	locked, err := readNPMLock(dir, "node_modules/.package-lock.json")
 	if err != nil {
 		return err
 	}
 	got := locked["node_modules/"+pkg]
-	if got.Version != version || (integrity != "" && got.Integrity != integrity) {
+	if got.Version != version || got.Integrity != integrity {
 		return fmt.Errorf("installed %s %q with integrity %q, want %q with %q", pkg, got.Version, got.Integrity, version, integrity)
 	}
 	return nil
