@@ -50,6 +50,9 @@ type Options struct {
 	// Dialect, when set, is the one dialect looked for (--dialect); else a
 	// file named by --state is told by its content.
 	Dialect string
+	// NoChecks keeps the evaluation from running the checks of a
+	// .loophook.json: a person's look (status) runs no command.
+	NoChecks bool
 	// Started is when the host started the hook; zero is when Run is
 	// called. Two evaluations of one stop that ran at the same time are
 	// told by it (Answered.sameStop).
@@ -148,7 +151,9 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	}
 	p := o.personRules(in)
 	if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
-		e.Checks = p.checks()
+		if !o.NoChecks {
+			e.Checks = p.checks()
+		}
 		if remember {
 			r.Notice = p.notice(in.SessionID)
 		}

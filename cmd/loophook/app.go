@@ -36,7 +36,7 @@ var commands = []struct {
 }{
 	{"stop", stopCommand}, {"session-start", sessionStartCommand}, {"eval", evalCommand},
 	{"validate", validateCommand}, {"schema", schemaCommand}, {"status", statusCommand},
-	{"init", initCommand}, {"cancel", cancelCommand}, {"why", whyCommand}, {"accept", acceptCommand},
+	{"init", initCommand}, {"cancel", cancelCommand}, {"why", whyCommand}, {"accept", acceptCommand}, {"check", checkCommand},
 	{"install", installCommand}, {"uninstall", uninstallCommand}, {"completion", completionCommand},
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/schema"
 )
@@ -122,7 +123,9 @@ type statusReport struct {
 	// Budgets are the approved .loophook.json's budgets, as the hook
 	// measured them (durations in nanoseconds).
 	Budgets []criteria.Measured `json:"budgets,omitempty"`
-	Verdict verdictReport       `json:"verdict"`
+	// Config is the .loophook.json in force and its checks' last results.
+	Config  *configReport `json:"config,omitempty"`
+	Verdict verdictReport `json:"verdict"`
 }
 
 // noLoopReport is status --json when there is no loop to show.
@@ -299,6 +302,7 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 	for _, m := range st.Budgets {
 		g.row(cell{text: string(m.Measure) + ":"}, cell{text: budgetBar(m, colour)})
 	}
+	configRows(&g, st.Config)
 	g.row(cell{text: "last rule:"}, cell{text: rule})
 	decision := "go on"
 	if st.Verdict.OK {
@@ -446,8 +450,10 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 	// The file found, read as the dialect it was found as.
 	o.StatePath, o.Dialect = path, found.Dialect.Name
 	// A dry run of the turn's first stop: memory errors were said above.
+	o.NoChecks = true // a look runs no command; the checks' last results show below
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 	st := statusOf(r, o.Limits, shown(path), session, mem)
+	st.Config = configStatus(config.Top(o.Dir))
 	st.Host = lastHost(found, session)
 	if c.Bool("json") {
 		err = hook.WriteJSON(c.App.Writer, st)

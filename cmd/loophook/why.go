@@ -3,11 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/checks"
+	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
 )
 
@@ -51,8 +55,36 @@ func whyCommand() *cli.Command {
 				fmt.Fprintf(c.App.Writer, msgNoJournal+"\n", shown(found.Path))
 				return nil
 			}
-			return printTimeline(c.App.Writer, entries)
+			if err := printTimeline(c.App.Writer, entries); err != nil {
+				return err
+			}
+			if slices.ContainsFunc(entries, func(e hook.Entry) bool { return e.Rule == criteria.RuleCheckFailed }) {
+				top, err := workTreeTop(c.String("dir"))
+				if err != nil {
+					return err
+				}
+				printFailedChecks(c.App.Writer, top)
+			}
+			return nil
 		},
+	}
+}
+
+// printFailedChecks shows, for each check in force whose last run failed,
+// how it ended, the last lines it printed, and the file that keeps its
+// whole output (its last MiB).
+func printFailedChecks(w io.Writer, top string) {
+	for _, r := range checks.Last(top, config.Load(top).Checks()) {
+		if r.Passed() {
+			continue
+		}
+		fmt.Fprintf(w, "\n"+msgFailedCheck+"\n", r.Name, r.Run, r.Cause(), r.At.Local().Format("15:04:05"))
+		for _, line := range strings.Split(r.Tail, "\n") {
+			fmt.Fprintf(w, "  | %s\n", line)
+		}
+		if r.Output != "" {
+			fmt.Fprintf(w, "  "+msgWholeOutput+"\n", r.Output)
+		}
 	}
 }
 

@@ -159,3 +159,25 @@ func msgTrustWritten(title, path string, changes []string) string {
 func msgRemovedFile(path string) string {
 	return "removed " + path + ": install had created it, and nothing else is left in it"
 }
+
+// The sentences of check, of accept's approval of .loophook.json, and of
+// status's lines for the checks.
+const (
+	msgNoArguments   = "%s takes no arguments"
+	msgNoChecks      = "no approved checks in %s"
+	msgWholeOutput   = "whole output: %s"
+	msgConfigState   = "%s (%s)"
+	msgCheckNever    = "%s: not run yet"
+	msgCheckLast     = "%s: %s at %s on tree %s (%s)"
+	msgTreeSame      = "the tree as it is now"
+	msgTreeChanged   = "the tree has changed since"
+	msgNoTree        = "outside git"
+	msgApprove       = "approve %s: %v"
+	msgApprovedFirst = "%s is approved: its checks run before a loop may end"
+	msgApproved      = "%s is approved in its new version"
+	msgApprovedSame  = "%s already is the approved version; nothing changed"
+	msgApprovedNone  = "%s is gone, and so are its checks and budgets: none are in force"
+)
+
+// why's lines for a failed check.
+const msgFailedCheck = "check %q (%s) %s at %s:"

@@ -29,19 +29,15 @@ const (
 	diffLayout  = "only comments or layout changed"
 
 	tellUnapproved = "%s is not approved, so none of its checks run and none of its budgets apply: a person runs loophook accept in a terminal to approve it"
-	tellChanged    = "%s changed since it was approved on %s; the approved version stays in force until a person runs loophook accept in a terminal. What changed: %s"
-	tellUnparsable = "%s cannot be read (%s); the version approved on %s stays in force until a person fixes the file and runs loophook accept in a terminal"
-	tellDeleted    = "%s was deleted; the version approved on %s stays in force (a person who wants no checks runs loophook accept in a terminal)"
+	tellChanged    = "%s changed since it was approved; the approved version stays in force until a person runs loophook accept in a terminal. What changed: %s"
+	tellUnparsable = "%s cannot be read (%s); the approved version stays in force until a person fixes the file and runs loophook accept in a terminal"
+	tellDeleted    = "%s was deleted; the approved version stays in force (a person who wants no checks runs loophook accept in a terminal)"
 	tellProblems   = " (%s)"
 )
 
 // Tell is what the person must be told about the file, in one message;
 // "" when the file is in force as it is, or there is none.
 func (f InForce) Tell() string {
-	when := ""
-	if f.Approval != nil {
-		when = f.Approval.At.UTC().Format("2006-01-02 15:04 UTC")
-	}
 	switch f.State {
 	case StateUnapproved:
 		s := fmt.Sprintf(tellUnapproved, f.Path)
@@ -54,11 +50,11 @@ func (f InForce) Tell() string {
 		if len(changes) == 0 {
 			changes = []string{diffLayout}
 		}
-		return fmt.Sprintf(tellChanged, f.Path, when, strings.Join(changes, "; "))
+		return fmt.Sprintf(tellChanged, f.Path, strings.Join(changes, "; "))
 	case StateUnparsable:
-		return fmt.Sprintf(tellUnparsable, f.Path, strings.Join(first(f.Problems, 3), "; "), when)
+		return fmt.Sprintf(tellUnparsable, f.Path, strings.Join(first(f.Problems, 3), "; "))
 	case StateDeleted:
-		return fmt.Sprintf(tellDeleted, f.Path, when)
+		return fmt.Sprintf(tellDeleted, f.Path)
 	}
 	return ""
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/hook/checks"
+	"github.com/loophook/loophook/hook/config"
+)
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "run the checks of the approved .loophook.json now",
+		Description: "Runs each check a person approved in " + config.File + " at the top of the work tree, as the\n" +
+			"Stop hook runs them when a loop claims done, and prints each result with its time. The\n" +
+			"results fill the cache the hook reads: on an unchanged tree a claim reuses them. Exit 1\n" +
+			"when a check fails. A file never approved, or changed since, is not what runs: the\n" +
+			"approved version is, and check says so.\n\n" +
+			"Examples:\n" +
+			"   loophook check\n" +
+			"   loophook check --dir path/to/project",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "dir", Usage: "the work tree of `DIR` instead of the current directory's"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return fail(hintHelp, msgNoArguments, "check")
+			}
+			top, err := workTreeTop(c.String("dir"))
+			if err != nil {
+				return err
+			}
+			f := config.Load(top)
+			if tell := f.Tell(); tell != "" {
+				note(c.App.ErrWriter)(tell)
+			}
+			cs := f.Checks()
+			if len(cs) == 0 {
+				fmt.Fprintf(c.App.Writer, msgNoChecks+"\n", shown(f.Path))
+				return nil
+			}
+			failed := false
+			for _, r := range (checks.Runner{Top: top}).Run(cs) {
+				printCheck(c.App.Writer, r)
+				failed = failed || !r.Passed()
+			}
+			if failed {
+				return finding
+			}
+			return nil
+		},
+	}
+}
+
+// workTreeTop is the top of the work tree of dir, else of the current
+// directory: where .loophook.json is, and where its checks run.
+func workTreeTop(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fail("", msgFindState, err)
+		}
+		dir = wd
+	}
+	return config.Top(dir), nil
+}
+
+// printCheck prints a result: ok or FAIL, the check's name, its time and
+// command, and for a failure how it ended and the last lines it printed.
+func printCheck(w io.Writer, r checks.Result) {
+	verdict := "ok  "
+	if !r.Passed() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "%s  %s  %s  %s\n", verdict, r.Name, r.Took, r.Run)
+	if r.Passed() {
+		return
+	}
+	fmt.Fprintf(w, "      %s\n", r.Cause())
+	for _, line := range strings.Split(r.Tail, "\n") {
+		if line != "" {
+			fmt.Fprintf(w, "      | %s\n", line)
+		}
+	}
+	if r.Output != "" {
+		fmt.Fprintf(w, "      "+msgWholeOutput+"\n", r.Output)
+	}
+}
+
+// checkReport is a check's last result, for status.
+type checkReport struct {
+	Name   string    `json:"name"`
+	Run    string    `json:"run"`
+	Result string    `json:"result"` // "passed", "exited with status 1", ...; "" when never run
+	At     time.Time `json:"at,omitzero"`
+	Tree   string    `json:"tree,omitempty"` // the work tree's fingerprint it ran on
+	// Current says the result was taken on the tree as it is now: a claim
+	// would reuse it.
+	Current bool   `json:"current"`
+	Output  string `json:"output,omitempty"`
+}
+
+// configReport is the .loophook.json in force, for status.
+type configReport struct {
+	Path   string        `json:"path"`
+	State  config.State  `json:"state"`
+	Tell   string        `json:"tell,omitempty"`
+	Checks []checkReport `json:"checks,omitempty"`
+}
+
+// configStatus is the .loophook.json of top and the last result of each
+// check in force; nil when there is no file and none approved.
+func configStatus(top string) *configReport {
+	f := config.Load(top)
+	if f.State == config.StateNone {
+		return nil
+	}
+	rep := &configReport{Path: shown(f.Path), State: f.State, Tell: f.Tell()}
+	cs := f.Checks()
+	if len(cs) == 0 {
+		return rep
+	}
+	last := map[string]checks.Result{}
+	for _, r := range checks.Last(top, cs) {
+		last[r.Run] = r
+	}
+	tree := checks.Fingerprint(top)
+	for _, ch := range cs {
+		cr := checkReport{Name: ch.Name, Run: ch.Run}
+		if r, ok := last[ch.Run]; ok {
+			cr.Result, cr.At, cr.Tree, cr.Output = r.Cause(), r.At, r.Tree, r.Output
+			cr.Current = tree != "" && r.Tree == tree
+		}
+		rep.Checks = append(rep.Checks, cr)
+	}
+	return rep
+}
+
+// configRows are status's lines of the .loophook.json in force.
+func configRows(g *grid, rep *configReport) {
+	if rep == nil {
+		return
+	}
+	g.row(cell{text: "checks:"}, cell{text: fmt.Sprintf(msgConfigState, rep.Path, rep.State)})
+	for _, c := range rep.Checks {
+		text := fmt.Sprintf(msgCheckNever, c.Name)
+		if c.Result != "" {
+			tree := msgTreeChanged
+			if c.Current {
+				tree = msgTreeSame
+			}
+			text = fmt.Sprintf(msgCheckLast, c.Name, c.Result, c.At.Local().Format("2006-01-02 15:04:05"), shortTree(c.Tree), tree)
+		}
+		g.row(cell{text: ""}, cell{text: text})
+	}
+}
+
+func shortTree(t string) string {
+	if t == "" {
+		return msgNoTree
+	}
+	return t[:min(12, len(t))]
+}
+
+// acceptConfig approves the .loophook.json of the work tree of dir, the
+// part of accept SPEC section 6 adds, and prints what changed. The caller
+// has made sure a person runs it.
+func acceptConfig(w io.Writer, dir string) error {
+	top, err := workTreeTop(dir)
+	if err != nil {
+		return err
+	}
+	acc, err := config.Approve(top)
+	if err != nil {
+		return fail("", msgApprove, shown(acc.Path), err)
+	}
+	say := note(w)
+	switch {
+	case acc.Nothing:
+		return nil
+	case acc.None:
+		say(fmt.Sprintf(msgApprovedNone, shown(acc.Path)))
+	case acc.First:
+		say(fmt.Sprintf(msgApprovedFirst, shown(acc.Path)))
+	case len(acc.Changes) == 0:
+		say(fmt.Sprintf(msgApprovedSame, shown(acc.Path)))
+		return nil
+	default:
+		say(fmt.Sprintf(msgApproved, shown(acc.Path)))
+	}
+	for _, ch := range acc.Changes {
+		say(ch)
+	}
+	return nil
+}
