@@ -17,12 +17,16 @@ import (
 func acceptCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "accept",
-		Usage: "make the loop's current criteria its contract",
+		Usage: "make the loop's current criteria its contract, and approve .loophook.json",
 		Description: "The hook remembers the criteria it first saw for a loop: its contract. A state that\n" +
 			"later drops or renames one of them keeps it unmet (\"removed\") until a person agrees,\n" +
 			"so an agent cannot finish a loop by deleting what it could not do. accept is that\n" +
 			"agreement: the criteria the state lists now become the contract. It prints what\n" +
 			"changed. Criteria added to a state need no accept; loophook init starts a new contract.\n\n" +
+			"accept also approves the work tree's .loophook.json as it is now: the hook obeys only\n" +
+			"the version a person approved (the copy is kept in the user's configuration directory,\n" +
+			"never in the project). It prints what the new version changes. With the file deleted,\n" +
+			"accept approves having no checks and no budgets.\n\n" +
 			"accept is a person's act: it refuses (exit 2) unless its standard input is a terminal\n" +
 			"and no agent host's marker (CLAUDECODE, GEMINI_CLI...) is in its environment, so that\n" +
 			"an agent's shell tool cannot accept its own contract. No flag skips this.\n\n" +
@@ -37,7 +41,14 @@ func acceptCommand() *cli.Command {
 			if err := personOnly("accept", c.App.Reader, os.Getenv); err != nil {
 				return err
 			}
+			approved, err := acceptConfig(c.App.ErrWriter, configDir(c.String("dir"), c.String("state")))
+			if err != nil {
+				return err
+			}
 			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
+			if err != nil && approved {
+				return nil // no loop to accept the criteria of: the file was the point
+			}
 			if err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -169,31 +170,42 @@ func shortTree(t string) string {
 // acceptConfig approves the .loophook.json of the work tree of dir, the
 // part of accept SPEC section 6 adds, and prints what changed. The caller
 // has made sure a person runs it.
-func acceptConfig(w io.Writer, dir string) error {
+//
+// approved says there was a file, or an approval, to act on.
+func acceptConfig(w io.Writer, dir string) (approved bool, err error) {
 	top, err := workTreeTop(dir)
 	if err != nil {
-		return err
+		return false, err
 	}
 	acc, err := config.Approve(top)
 	if err != nil {
-		return fail("", msgApprove, shown(acc.Path), err)
+		return false, fail(hintSchemaConfig, msgApprove, shown(acc.Path), err)
 	}
 	say := note(w)
 	switch {
 	case acc.Nothing:
-		return nil
+		return false, nil
 	case acc.None:
 		say(fmt.Sprintf(msgApprovedNone, shown(acc.Path)))
 	case acc.First:
 		say(fmt.Sprintf(msgApprovedFirst, shown(acc.Path)))
 	case len(acc.Changes) == 0:
 		say(fmt.Sprintf(msgApprovedSame, shown(acc.Path)))
-		return nil
+		return true, nil
 	default:
 		say(fmt.Sprintf(msgApproved, shown(acc.Path)))
 	}
 	for _, ch := range acc.Changes {
 		say(ch)
 	}
-	return nil
+	return true, nil
+}
+
+// configDir is where accept looks for the work tree of .loophook.json:
+// --dir, else the directory of --state, else the current directory.
+func configDir(dir, state string) string {
+	if dir == "" && state != "" {
+		return filepath.Dir(state)
+	}
+	return dir
 }

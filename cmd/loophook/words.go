@@ -177,6 +177,7 @@ const (
 	msgApproved      = "%s is approved in its new version"
 	msgApprovedSame  = "%s already is the approved version; nothing changed"
 	msgApprovedNone  = "%s is gone, and so are its checks and budgets: none are in force"
+	hintSchemaConfig = "loophook schema --config prints the file's schema"
 )
 
 // why's lines for a failed check.
