@@ -74,6 +74,7 @@ const (
 	codexNoCap          = "Codex has no cap on continuations: loophook's runaway guard and the loop's limits are the only brake"
 	codexSeeItWork      = "to see it work: codex exec \"...\" prints \"hook: Stop\" on stderr at each stop; nothing there means the hooks were skipped (untrusted or changed: run codex and review them in /hooks)"
 	codexLinkedWorktree = "this is a linked git worktree, where Codex runs no project hooks: use --scope user"
+	codexTrustByHand    = "run codex and trust loophook's hooks in /hooks"
 	codexTrusted        = "trusted the project "
 	codexWithdrew       = "withdrew the trust loophook install gave the project "
 )
@@ -147,7 +148,7 @@ func codexTrust(c TrustChange) (*TrustEdit, error) {
 	if err != nil {
 		return nil, err
 	}
-	edit := &TrustEdit{Path: filepath.Join(home, "config.toml")}
+	edit := &TrustEdit{Path: filepath.Join(home, "config.toml"), Hint: codexTrustByHand}
 	project := hostfile.TOMLKey{Table: []string{"projects", c.Root}, Key: "trust_level", Value: "trusted", Marked: true}
 	if !c.Install {
 		for _, h := range c.Before {

@@ -139,10 +139,12 @@ type Handler struct {
 	GroupPlain   bool
 }
 
-// A TrustEdit is what Trust changes in a TOML file.
+// A TrustEdit is what Trust changes in a TOML file, and what a person can
+// do when the file cannot be changed (Hint).
 type TrustEdit struct {
 	Path string
 	hostfile.TOMLEdit
+	Hint string
 }
 
 // homeDir is dir under the home directory, or env's value when set.

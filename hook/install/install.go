@@ -43,6 +43,9 @@ type Edit struct {
 	Before  []byte
 	After   []byte // nil when the file goes
 	Changes []string
+	// what the host is called, and what a person can do when the file
+	// cannot be changed: for a trust file
+	title, hint string
 }
 
 // Gone reports whether the edit removes the file: uninstall leaves nothing
@@ -126,7 +129,7 @@ func (p *Plan) Write() error {
 	}
 	if p.Trust != nil {
 		if err := p.Trust.write(); err != nil {
-			return errTrustWrite(shown(p.Trust.Path), shown(p.File.Path), err)
+			return errTrustWrite(shown(p.Trust.Path), shown(p.File.Path), p.Trust.title, p.Trust.hint, err)
 		}
 	}
 	return nil
@@ -163,7 +166,7 @@ func prepareTrust(h host.Host, r Request, root, path string, before, after *host
 	}
 	out, changes, err := hostfile.EditTOML(data, te.TOMLEdit)
 	if err != nil {
-		return nil, errTrustEdit(shown(te.Path), err)
+		return nil, errTrustEdit(shown(te.Path), te.Hint, err)
 	}
 	if len(changes) == 0 {
 		return nil, nil
@@ -171,7 +174,7 @@ func prepareTrust(h host.Host, r Request, root, path string, before, after *host
 	if r.Uninstall && target == te.Path && len(bytes.TrimSpace(out)) == 0 {
 		out = nil // install created it, and nothing else is left in it
 	}
-	return &Edit{Path: te.Path, target: target, Before: data, After: out, Changes: changes}, nil
+	return &Edit{Path: te.Path, target: target, Before: data, After: out, Changes: changes, title: h.Title, hint: te.Hint}, nil
 }
 
 // scopeFile is another scope's file, as read.

@@ -159,15 +159,14 @@ func errScope(h host.Host, scopes []string, scope string) error {
 	return refuse("", "--scope must be %s for --host %s, not %q", host.OrList(scopes), h.Name, scope)
 }
 
-// The trust file: Codex CLI's config.toml, and what to do when it cannot
-// be changed.
-const hintTrustByHand = "fix it, or run codex and trust loophook's hooks in /hooks"
+// The trust file (Codex CLI's config.toml): hint is the host's own way to
+// trust the hooks.
 
-func errTrustEdit(path string, err error) error {
-	return refuse(hintTrustByHand, "%s: %v; nothing changed", path, err)
+func errTrustEdit(path, hint string, err error) error {
+	return refuse("fix it, or "+hint, "%s: %v; nothing changed", path, err)
 }
 
-func errTrustWrite(trust, hooks string, err error) error {
-	return refuse("run codex and trust loophook's hooks in /hooks, or run loophook install again",
-		"write %s: %v; the hooks are in %s, but Codex skips them until they are trusted", trust, pathCause(err), hooks)
+func errTrustWrite(trust, hooks, title, hint string, err error) error {
+	return refuse(hint+", or run loophook install again",
+		"write %s: %v; the hooks are in %s, but %s skips them until they are trusted", trust, pathCause(err), hooks, strings.Fields(title)[0])
 }
