@@ -1,0 +1,220 @@
+package checks
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/loophook/loophook/hook/config"
+)
+
+// TestRingKeepsTheLastMiB: whatever a check prints, the ring holds its
+// last MaxOutput bytes, in order, and counts what it dropped.
+func TestRingKeepsTheLastMiB(t *testing.T) {
+	r := newRing(MaxOutput)
+	var all bytes.Buffer
+	for i := range 300000 {
+		line := fmt.Sprintf("line %d\n", i)
+		r.Write([]byte(line))
+		all.WriteString(line)
+	}
+	big := bytes.Repeat([]byte("x"), 3*MaxOutput)
+	r.Write(big)
+	all.Write(big)
+	r.Write([]byte("end\n"))
+	all.WriteString("end\n")
+	want := all.Bytes()[all.Len()-MaxOutput:]
+	if got := r.Bytes(); !bytes.Equal(got, want) || len(r.buf) != MaxOutput {
+		t.Fatalf("kept %d bytes, not the last %d", len(got), MaxOutput)
+	}
+	if r.dropped() != int64(all.Len()-MaxOutput) {
+		t.Errorf("dropped %d, want %d", r.dropped(), all.Len()-MaxOutput)
+	}
+}
+
+func TestTail(t *testing.T) {
+	var b strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&b, "line\t%d\n", i)
+	}
+	got := tail([]byte(b.String()))
+	lines := strings.Split(got, "\n")
+	if len(lines) != tailLines || lines[0] != "line  30" || lines[19] != "line  49" {
+		t.Errorf("tail: %q", got)
+	}
+	if got := tail(bytes.Repeat([]byte("é"), 2000)); len(got) > tailBytes || !strings.HasPrefix(got, "é") {
+		t.Errorf("a long line is cut at a rune: %d bytes, %q…", len(got), got[:4])
+	}
+}
+
+// TestTimeoutKillsTheGroup: a check past its timeout is killed with every
+// process it started, and so is what a check that exits leaves behind.
+func TestTimeoutKillsTheGroup(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		run     string
+		timeout time.Duration
+		passed  bool
+	}{
+		{"sleep 60 & echo $! > child; sleep 60", 500 * time.Millisecond, false},
+		{"sleep 60 & echo $! > child", time.Minute, true},
+	} {
+		start := time.Now()
+		r := run(config.Check{Name: "c", Run: tc.run, Timeout: tc.timeout}, dir, tc.timeout)
+		if r.Passed() != tc.passed || r.TimedOut == tc.passed {
+			t.Fatalf("%s: %+v", tc.run, r)
+		}
+		if took := time.Since(start); took > 30*time.Second {
+			t.Fatalf("%s: the run waited %v for the child", tc.run, took)
+		}
+		pid, err := os.ReadFile(filepath.Join(dir, "child"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alive(t, strings.TrimSpace(string(pid))) {
+			t.Errorf("%s: child %s outlived the check", tc.run, pid)
+		}
+	}
+}
+
+// alive reports whether a process runs, a zombie not counted: the
+// orphan's new parent may not have reaped it yet.
+func alive(t *testing.T, pid string) bool {
+	for range 50 {
+		data, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil {
+			return false
+		}
+		fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+		if len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X") {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
+
+// TestStopTimeCutsChecks: the checks of one run stay inside Within; a
+// check the stop's time cut short is said so, and not kept for reuse.
+func TestStopTimeCutsChecks(t *testing.T) {
+	top := t.TempDir()
+	cs := []config.Check{{Name: "slow", Run: "sleep 5", Timeout: time.Minute}, {Name: "next", Run: "true", Timeout: time.Minute}}
+	rs := Runner{Top: top, Within: 300 * time.Millisecond, Reuse: true}.Run(cs)
+	if len(rs) != 2 || !rs[0].Cut || !rs[1].Cut || rs[1].Passed() {
+		t.Fatalf("%+v", rs)
+	}
+	if !strings.Contains(rs[0].Cause(), "time for this stop's checks ran out") {
+		t.Errorf("cause: %s", rs[0].Cause())
+	}
+	if len(Last(top, cs)) != 0 {
+		t.Error("a cut result was kept for reuse")
+	}
+}
+
+// gitRepo makes a work tree of files files committed, then changes
+// changed of them and adds untracked new ones: the bench's tree.
+func gitRepo(tb testing.TB, dir string, files, changed, untracked int) {
+	tb.Helper()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=b", "-c", "user.email=b@example.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tb.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	for i := range files {
+		path := filepath.Join(dir, fmt.Sprintf("pkg%03d", i/100), fmt.Sprintf("file%05d.go", i))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(fmt.Sprintf("package p\n\n// file %d\nvar x%d = %d\n", i, i, i)), 0o644)
+	}
+	git("add", "-A")
+	git("commit", "-qm", "files")
+	for i := range changed {
+		path := filepath.Join(dir, fmt.Sprintf("pkg%03d", i*files/changed/100), fmt.Sprintf("file%05d.go", i*files/changed))
+		os.WriteFile(path, []byte(fmt.Sprintf("package p\n\n// changed %d\n", i)), 0o644)
+	}
+	for i := range untracked {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("new%02d.go", i)), []byte("package p\n"), 0o644)
+	}
+}
+
+func TestFingerprintSeesChanges(t *testing.T) {
+	dir := t.TempDir()
+	if Fingerprint(dir) != "" {
+		t.Fatal("a fingerprint outside git")
+	}
+	gitRepo(t, dir, 20, 2, 1)
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*.log\n"), 0o644)
+	first := Fingerprint(dir)
+	if first == "" || Fingerprint(dir) != first {
+		t.Fatal("the fingerprint of an unchanged tree changes")
+	}
+	os.WriteFile(filepath.Join(dir, "build.log"), []byte("ignored"), 0o644)
+	if Fingerprint(dir) != first {
+		t.Error("an ignored file changed the fingerprint")
+	}
+	for _, change := range []func(){
+		func() { os.WriteFile(filepath.Join(dir, "new00.go"), []byte("package q\n"), 0o644) },
+		func() { os.WriteFile(filepath.Join(dir, "pkg000", "file00000.go"), []byte("edited\n"), 0o644) },
+		func() { os.Remove(filepath.Join(dir, "pkg000", "file00001.go")) },
+		func() { os.WriteFile(filepath.Join(dir, "another.go"), nil, 0o644) },
+	} {
+		before := Fingerprint(dir)
+		change()
+		if Fingerprint(dir) == before {
+			t.Error("a change to the tree left the fingerprint as it was")
+		}
+	}
+}
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+)
+
+// benchTree is the bench's work tree: 10,000 files committed, 100 of them
+// changed and 10 untracked, made once for the benchmarks.
+func benchTree(b *testing.B) string {
+	benchOnce.Do(func() {
+		// In the test's own home, which testhome removes after the run.
+		dir, err := os.MkdirTemp(os.Getenv("HOME"), "fingerprint-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		gitRepo(b, dir, 10000, 100, 10)
+		benchDir = dir
+	})
+	return benchDir
+}
+
+// BenchmarkFingerprint times the tree's fingerprint side by side with git
+// status --porcelain=v2 --untracked-files=all alone on the same tree: the
+// floor, since the fingerprint is git's look plus the changed files read.
+//
+//	go test -run '^$' -bench Fingerprint ./hook/checks/
+func BenchmarkFingerprint(b *testing.B) {
+	dir := benchTree(b)
+	b.Run("git-status", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command("git", "status", "--porcelain=v2", "--untracked-files=all")
+			cmd.Dir = dir
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fingerprint", func(b *testing.B) {
+		for b.Loop() {
+			if Fingerprint(dir) == "" {
+				b.Fatal("no fingerprint")
+			}
+		}
+	})
+}
