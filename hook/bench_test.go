@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/checks"
+	"github.com/loophook/loophook/hook/config"
 )
 
 // project writes a git project with a state of n criteria, every other met,
@@ -79,4 +82,52 @@ func BenchmarkTranscriptTail(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkClaimWithCachedChecks: a claim whose checks passed on the tree
+// as it is costs a plain claim plus the tree's fingerprint, timed beside
+// both, on a git work tree of a few files:
+//
+//	go test -run '^$' -bench ClaimWithCachedChecks ./hook/
+func BenchmarkClaimWithCachedChecks(b *testing.B) {
+	claim := func(checks bool) []byte {
+		dir := b.TempDir()
+		git := exec.Command("git", "init", "-q", dir)
+		if out, err := git.CombinedOutput(); err != nil {
+			b.Fatalf("git init: %v\n%s", err, out)
+		}
+		must(b, os.MkdirAll(filepath.Join(dir, ".loop"), 0o755))
+		must(b, os.WriteFile(filepath.Join(dir, stateFile), []byte(`{"criteria":["tests pass"],"criteriaStatus":{"tests pass":true},"exit_signal":true,"iteration":3}`), 0o644))
+		if checks {
+			must(b, os.WriteFile(filepath.Join(dir, config.File), []byte(`{"checks":[{"name":"tests","run":"true"}]}`), 0o644))
+			_, err := config.Approve(dir)
+			must(b, err)
+		}
+		in, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": dir, "hook_event_name": "Stop", "stop_hook_active": false})
+		return in
+	}
+	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
+	plain, cached := claim(false), claim(true)
+	var out bytes.Buffer
+	stop(o, bytes.NewReader(cached), &out, io.Discard) // runs the check once, and keeps its result
+	if !strings.Contains(out.String(), `"ok":true`) {
+		b.Fatalf("the claim did not end the loop: %s", out.String())
+	}
+	var in struct{ Cwd string }
+	json.Unmarshal(cached, &in)
+	b.Run("plain claim", func(b *testing.B) {
+		for b.Loop() {
+			stop(o, bytes.NewReader(plain), io.Discard, io.Discard)
+		}
+	})
+	b.Run("cached checks", func(b *testing.B) {
+		for b.Loop() {
+			stop(o, bytes.NewReader(cached), io.Discard, io.Discard)
+		}
+	})
+	b.Run("fingerprint", func(b *testing.B) {
+		for b.Loop() {
+			checks.Fingerprint(in.Cwd)
+		}
+	})
 }
