@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -227,13 +228,10 @@ func mainWorkTree(dir string) string {
 }
 
 // WorkTreeTop is the top of the git work tree that holds dir (the first
-// directory upward with a .git, as the state search climbs), else dir
+// directory upward with a .git: config.Top, the one climb), else dir
 // itself; linked says the top is a linked worktree, whose .git is a file.
 func WorkTreeTop(dir string) (top string, linked bool) {
-	for _, d := range parents(dir) {
-		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, fi.Mode().IsRegular()
-		}
-	}
-	return dir, false
+	top = config.Top(dir)
+	fi, err := os.Lstat(filepath.Join(top, ".git"))
+	return top, err == nil && fi.Mode().IsRegular()
 }

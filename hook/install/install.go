@@ -114,7 +114,8 @@ func Prepare(r Request) (*Plan, error) {
 	if !r.Uninstall {
 		p.Notes = append(p.Notes, alsoRun(h, root, r.Bin)...)
 		if reg.Notes != nil {
-			p.Notes = append(p.Notes, reg.Notes(r.Scope, host.Project{Root: root, LinkedWorktree: isLinked(root)})...)
+			_, linked := hook.WorkTreeTop(root)
+			p.Notes = append(p.Notes, reg.Notes(r.Scope, host.Project{Root: root, LinkedWorktree: linked})...)
 		}
 	}
 	return p, nil
@@ -290,13 +291,6 @@ func projectDir(h host.Host, wd string) string {
 		return top
 	}
 	return wd
-}
-
-// isLinked reports whether root is a linked git worktree, whose .git is a
-// file naming the main repository.
-func isLinked(root string) bool {
-	fi, err := os.Lstat(filepath.Join(root, ".git"))
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // sameDir reports whether a and b name one directory, whether or not it
