@@ -140,6 +140,12 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	}
 	l := Load(found)
 	r.Loaded = l
+	store := StoreFor(found)
+	// A loop a person cancelled with loophook cancel, in a file loophook
+	// does not write, is cancelled while its state stays as it was.
+	if err := store.applyCancel(l, remember); err != nil {
+		o.note(fmt.Sprintf(noteNote, err))
+	}
 	e := criteria.Evaluation{
 		Path:           o.display(found.Path, in),
 		Loop:           l.Loop,
@@ -158,7 +164,6 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			r.Notice = p.notice(in.SessionID)
 		}
 	}
-	store := StoreFor(found)
 	key := stopKey(in)
 	var contractErr, budgetErr, lostErr error
 	changed, again := true, false
@@ -277,6 +282,9 @@ func Begin(o Options, in Input) Result {
 	}
 	p := o.personRules(in)
 	store := StoreFor(found)
+	if err := store.applyCancel(l, true); err != nil {
+		o.note(fmt.Sprintf(noteNote, err))
+	}
 	err := store.Update(in.SessionID, func(prev Memory, _ bool, _ error) Memory {
 		prev.Unchanged = 0
 		return prev

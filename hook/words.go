@@ -42,6 +42,16 @@ const (
 	configDirNotDir = "--dir %s is not a directory"
 )
 
+// A person's cancel of another loop system's loop, as the hook records it.
+const (
+	cancelInvalid    = "%s is not a valid loop state, so there is no loop to cancel"
+	cancelNowhere    = "no place to record the cancel: %v"
+	cancelNoWrite    = "record the cancel: %w"
+	cancelNoClear    = "forget the cancel: %w"
+	cancelDamaged    = "damaged"
+	cancelUnreadable = "read the cancel record %s: %v"
+)
+
 // Memory problems.
 const (
 	memoryUnreadable = "read memory: %w"

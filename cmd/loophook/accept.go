@@ -60,9 +60,14 @@ func acceptCommand() *cli.Command {
 				note(c.App.ErrWriter)(fmt.Sprintf("%s is not a valid loop state; repair it before you accept its criteria (loophook validate shows where)", shown(found.Path)))
 				return invalidState(shown(found.Path), found.Dialect.Name, len(l.Problems))
 			}
-			change, err := hook.StoreFor(found).Accept(l.Loop, time.Now())
+			store := hook.StoreFor(found)
+			change, err := store.Accept(l.Loop, time.Now())
 			if err != nil {
 				return fail("", "keep the contract of %s: %v", shown(found.Path), err)
+			}
+			// A person accepting the loop takes it up again after a cancel.
+			if err := store.Uncancel(); err != nil {
+				note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
 			}
 			printAccepted(c.App.ErrWriter, shown(found.Path), l.Loop, change)
 			return nil

@@ -15,14 +15,17 @@ import (
 func cancelCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "cancel",
-		Usage: "end the loop: set the state's status to cancelled",
+		Usage: "end the loop: set the state's status to cancelled, or record the cancel",
 		Description: "Sets \"status\" to \"cancelled\" in the state the hook would find (or --state), so that the\n" +
 			"Stop hook lets the agent stop. Only that value changes: every other byte stays as it was,\n" +
 			"key order, spacing, line ends and a byte order mark included. The file is replaced\n" +
 			"atomically and keeps its permissions. A state it cannot edit into a valid, cancelled one\n" +
 			"(not JSON, not an object, failing the schema, unreadable) is moved aside as it is, to\n" +
 			"state.json.broken-<time> beside it, so that the loop ends all the same and nothing is lost.\n" +
-			"Refuses to write through a symbolic link.\n\n" +
+			"Refuses to write through a symbolic link.\n" +
+			"Another loop system's state (on-loop, loop controller, orchestrator) is left untouched:\n" +
+			"loophook records the cancel in its own per-user memory of that file, and the hook treats the\n" +
+			"loop as cancelled (status shows it) until the state changes, or init or accept is run.\n\n" +
 			"Examples:\n" +
 			"   loophook cancel\n" +
 			"   loophook cancel --state path/to/.loop/state.json",
@@ -37,9 +40,14 @@ func cancelCommand() *cli.Command {
 			}
 			path := found.Path
 			if found.Dialect.Name != schema.Hope.Name {
-				return fail(hintCancelDialect, msgCancelDialect, shown(path), found.Dialect.Name, schema.HopeFile)
-			}
-			if err := cancelLoop(c.App.ErrWriter, path, time.Now()); err != nil {
+				// loophook never writes another loop system's file: it
+				// keeps its own record of the cancel.
+				record, err := hook.CancelLoop(found, time.Now())
+				if err != nil {
+					return fail(hintCancelDialect, msgCancelDialectFailed, shown(path), err)
+				}
+				note(c.App.ErrWriter)(msgCancelledDialect(shown(path), found.Dialect.Name, record))
+			} else if err := cancelLoop(c.App.ErrWriter, path, time.Now()); err != nil {
 				return err
 			}
 			// A person ended the loop: so ends its contract (SPEC section 5).

@@ -35,37 +35,37 @@ const (
 
 // Errors and their hints.
 const (
-	hintHelp          = "see loophook --help"
-	hintInit          = "start a loop with: loophook init --spec \"...\" --criterion \"...\""
-	msgUnknownCommand = "unknown command %q"
-	msgFlag           = "%v"
-	msgArgument       = "unexpected argument %q"
-	msgEnv            = "%s=%q: %v"
-	msgAtLeastOne     = "--%s must be at least 1, not %d"
-	msgAtLeastZero    = "--%s must be at least 0, not %s"
-	msgOnInvalid      = "--on-invalid must be block or allow, not %q"
-	msgProtocol       = "--protocol: %v"
-	msgDialect        = "--dialect: %v"
-	msgNoState        = "no loop state found from %s (looked for %s)"
-	msgFindState      = "find the state: %v"
-	msgFileError      = "%s: %v"
-	msgInvalidState   = "%s is not a valid %s state (%d %s)"
-	msgValid          = "%s: valid %s state"
-	msgCancelDialect  = "%s holds a loop of dialect %s; cancel changes only %s"
-	hintCancelDialect = "stop that loop the way its own system does"
-	msgNote           = "note: %v"
-	msgStandAside     = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
-	msgProgress       = "%d of %d criteria met"
-	msgBudget         = "%s of %s"
-	msgUnrecorded     = "limit %s, not recorded by this host"
-	msgWatchJSON      = "--watch redraws text; it does not go with --json"
-	clearScreen       = "\x1b[H\x1b[2J"
-	msgReadJournal    = "read the journal: %v"
-	msgNoJournal      = "no evaluations yet of the loop in %s"
-	msgUnchanged      = "(state unchanged, guard %d)"
-	msgWhyBudgets     = "(budgets: %s)"
-	msgWhyBudget      = "%s %s of %s"
-	msgWhyUnrecorded  = "%s not recorded by this host"
+	hintHelp               = "see loophook --help"
+	hintInit               = "start a loop with: loophook init --spec \"...\" --criterion \"...\""
+	msgUnknownCommand      = "unknown command %q"
+	msgFlag                = "%v"
+	msgArgument            = "unexpected argument %q"
+	msgEnv                 = "%s=%q: %v"
+	msgAtLeastOne          = "--%s must be at least 1, not %d"
+	msgAtLeastZero         = "--%s must be at least 0, not %s"
+	msgOnInvalid           = "--on-invalid must be block or allow, not %q"
+	msgProtocol            = "--protocol: %v"
+	msgDialect             = "--dialect: %v"
+	msgNoState             = "no loop state found from %s (looked for %s)"
+	msgFindState           = "find the state: %v"
+	msgFileError           = "%s: %v"
+	msgInvalidState        = "%s is not a valid %s state (%d %s)"
+	msgValid               = "%s: valid %s state"
+	msgCancelDialectFailed = "cannot cancel the loop in %s: %v"
+	hintCancelDialect      = "stop that loop the way its own system does"
+	msgNote                = "note: %v"
+	msgStandAside          = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
+	msgProgress            = "%d of %d criteria met"
+	msgBudget              = "%s of %s"
+	msgUnrecorded          = "limit %s, not recorded by this host"
+	msgWatchJSON           = "--watch redraws text; it does not go with --json"
+	clearScreen            = "\x1b[H\x1b[2J"
+	msgReadJournal         = "read the journal: %v"
+	msgNoJournal           = "no evaluations yet of the loop in %s"
+	msgUnchanged           = "(state unchanged, guard %d)"
+	msgWhyBudgets          = "(budgets: %s)"
+	msgWhyBudget           = "%s %s of %s"
+	msgWhyUnrecorded       = "%s not recorded by this host"
 )
 
 // note returns a writer of notes for a person, one line each.
@@ -121,6 +121,10 @@ func errLarger(limit int64) error {
 
 func msgCancelled(path, was string) string {
 	return fmt.Sprintf("cancelled the loop in %s (status was %s)", path, was)
+}
+
+func msgCancelledDialect(path, dialect, record string) string {
+	return fmt.Sprintf("cancelled the %s loop in %s: its file is that system's and stays as it is; loophook recorded the cancel in %s, and lets the agent stop until the state changes or you run loophook init or accept", dialect, path, record)
 }
 
 func msgAlreadyCancelled(path string) string {

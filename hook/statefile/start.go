@@ -60,7 +60,8 @@ func Start(dir string, l Loop, force bool) (Started, error) {
 	s := Started{Path: path}
 	// A new loop, a new contract: its criteria are what the person asked for.
 	if state := schema.Hope.Read(data).Loop; state != nil {
-		s.Contract = hook.StoreFor(hook.Found{Path: path, Dialect: schema.Hope}).Begin(state, time.Now())
+		store := hook.StoreFor(hook.Found{Path: path, Dialect: schema.Hope})
+		s.Contract = errors.Join(store.Begin(state, time.Now()), store.Uncancel())
 	}
 	if top, _ := hook.WorkTreeTop(dir); top != dir {
 		s.WorkTreeTop = top

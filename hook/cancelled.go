@@ -1,0 +1,110 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// cancelledFile is the hook's record that a person cancelled the loop of
+// a state file loophook does not write (another loop system's): kept in the
+// per-user memory of that state file, beside its contract.
+const cancelledFile = ".cancelled"
+
+// maxCancelled caps the record, which holds a fingerprint and a time.
+const maxCancelled = 4 << 10
+
+// cancelRecord is the state a person cancelled, by its progress
+// fingerprint, and when.
+type cancelRecord struct {
+	Progress string `json:"progress"`
+	At       int64  `json:"at"` // Unix nanoseconds
+}
+
+// CancelLoop records that a person cancelled the loop of the state found,
+// as the state is now, for a loop system whose file loophook never writes:
+// the hook treats that state as cancelled until it changes (a new loop), or
+// a person runs init or accept. It returns the record's path.
+func CancelLoop(f Found, now time.Time) (string, error) {
+	l := Load(f)
+	if l.Loop == nil {
+		return "", fmt.Errorf(cancelInvalid, f.Path)
+	}
+	s := StoreFor(f)
+	if s.Cache == "" {
+		return "", fmt.Errorf(cancelNowhere, s.lost(nil))
+	}
+	if err := s.ensureDir(s.Cache); err != nil {
+		return "", err
+	}
+	path := filepath.Join(s.Cache, cancelledFile)
+	data, err := json.Marshal(cancelRecord{Progress: l.Progress, At: now.UnixNano()})
+	if err != nil {
+		return "", err
+	}
+	if err := writeFileAtomic(path, append(data, '\n'), 0o600, true); err != nil {
+		return "", fmt.Errorf(cancelNoWrite, err)
+	}
+	return path, nil
+}
+
+// Uncancel forgets a person's cancel of the loop: init and accept start
+// the loop afresh.
+func (s Store) Uncancel() error {
+	if s.Cache == "" {
+		return nil
+	}
+	err := os.Remove(filepath.Join(s.Cache, cancelledFile))
+	if err != nil && !absent(err) {
+		return fmt.Errorf(cancelNoClear, err)
+	}
+	return nil
+}
+
+// Cancelled reports whether a person cancelled the loop of the state
+// loaded, as it is: the record names its progress. A record of another
+// state (the loop went on, or a new one began at that path) is dropped
+// when forget is set, so that it holds no later loop.
+func (s Store) Cancelled(l *Loaded, forget bool) (bool, error) {
+	if s.Cache == "" {
+		return false, nil
+	}
+	path := filepath.Join(s.Cache, cancelledFile)
+	data, err := ReadRegular(path, maxCancelled)
+	if absent(err) {
+		return false, nil
+	}
+	var rec cancelRecord
+	if err == nil && json.Unmarshal(data, &rec) != nil {
+		err = errors.New(cancelDamaged)
+	}
+	if err != nil {
+		return false, fmt.Errorf(cancelUnreadable, path, err)
+	}
+	if rec.Progress == l.Progress {
+		return true, nil
+	}
+	if forget {
+		return false, s.Uncancel()
+	}
+	return false, nil
+}
+
+// applyCancel makes the loop loaded cancelled when a person cancelled it
+// with loophook cancel and the state is still as they cancelled it.
+func (s Store) applyCancel(l *Loaded, forget bool) error {
+	if l.Loop == nil || l.Loop.Inactive() {
+		return nil
+	}
+	cancelled, err := s.Cancelled(l, forget)
+	if cancelled {
+		l.Loop.LoopStatus = StatusCancelled
+	}
+	return err
+}
+
+// StatusCancelled is the status of a cancelled loop.
+const StatusCancelled = "cancelled"

@@ -1,0 +1,75 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/loophook/loophook/schema"
+)
+
+// TestCancelRecord: a person's cancel of another loop system's loop holds
+// while the state stays as it was, and is forgotten by Uncancel (init,
+// accept) or when the state changes (a new loop).
+func TestCancelRecord(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	orchestrator, err := schema.Lookup("orchestrator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "loop-state.json")
+	write := func(doc string) *Loaded {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return Load(Found{Path: path, Dialect: orchestrator})
+	}
+	cancelled := func(l *Loaded, forget bool) bool {
+		t.Helper()
+		ok, err := StoreFor(Found{Path: path, Dialect: orchestrator}).Cancelled(l, forget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	first := `{"orchestratorId": "orch-1", "currentPhase": "EXECUTE"}`
+	l := write(first)
+	if l.Loop == nil {
+		t.Fatalf("the state does not read: %v", l.Problems)
+	}
+	if cancelled(l, true) {
+		t.Fatal("cancelled before any cancel")
+	}
+	if _, err := CancelLoop(Found{Path: path, Dialect: orchestrator}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !cancelled(l, true) {
+		t.Fatal("not cancelled after cancel")
+	}
+	store := StoreFor(Found{Path: path, Dialect: orchestrator})
+	if err := store.applyCancel(l, false); err != nil || !l.Loop.Inactive() {
+		t.Fatalf("applyCancel left the loop %q (%v)", l.Loop.LoopStatus, err)
+	}
+
+	// A dry run of another state keeps the record; a stop forgets it.
+	next := write(`{"orchestratorId": "orch-2", "currentPhase": "EXECUTE"}`)
+	if cancelled(next, false) || !cancelled(write(first), false) {
+		t.Fatal("a dry run changed the record")
+	}
+	if cancelled(next, true) || cancelled(write(first), true) {
+		t.Fatal("a new loop did not clear the cancel")
+	}
+
+	// init and accept clear it.
+	if _, err := CancelLoop(Found{Path: path, Dialect: orchestrator}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Uncancel(); err != nil {
+		t.Fatal(err)
+	}
+	if cancelled(write(first), true) {
+		t.Fatal("Uncancel did not clear the cancel")
+	}
+}
