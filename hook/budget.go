@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,9 +83,23 @@ type UsageSource struct {
 	Path   string
 	Format usage.Format
 	Summed bool
-	// Lags: the host writes the file behind the hook, so the reply the
-	// input names may not be in it yet.
-	Lags bool
+	// Await, for a host that writes the file behind the hook, reports
+	// whether the file holds this stop's reply yet; the stop waits for it
+	// up to awaitLimit. nil: the file is up to date when the hook runs.
+	Await func() bool
+}
+
+// AwaitReply is Await for a transcript in Claude Code's format: it holds
+// the reply the input names as its last assistant message. nil when the
+// input names none.
+func AwaitReply(in Input) func() bool {
+	if in.LastAssistantMessage == nil || strings.TrimSpace(*in.LastAssistantMessage) == "" {
+		return nil
+	}
+	return func() bool {
+		text, err := LastAssistantText(in.TranscriptPath)
+		return err == nil && sameReply(text, *in.LastAssistantMessage)
+	}
 }
 
 // measure measures the loop's budgets for a stop of in: it reads what the
@@ -104,7 +117,7 @@ func (s Store) measure(b Budget, host Wire, in Input, remember bool, now time.Ti
 		case src.Path != "":
 			r.Unrecorded = false
 			if b.Tokens > 0 {
-				if err = r.read(src, in, fresh, now); err != nil {
+				if err = r.read(src, fresh, now); err != nil {
 					err = fmt.Errorf(usageUnreadable, src.Path, err)
 				}
 			}
@@ -143,7 +156,7 @@ func (r *budgetRecord) measured(b Budget, now time.Time) Measured {
 }
 
 // read reads the host's file from where the last stop left it.
-func (r *budgetRecord) read(src UsageSource, in Input, fresh bool, now time.Time) error {
+func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
 	i := slices.IndexFunc(r.Sources, func(s usageSource) bool { return s.Path == src.Path })
 	if i < 0 {
 		r.Sources = append(r.Sources, usageSource{Path: src.Path})
@@ -172,6 +185,9 @@ func (r *budgetRecord) read(src UsageSource, in Input, fresh bool, now time.Time
 		s.Cursor.Sum, s.Cursor.Offset = sum, 1
 		return nil
 	}
+	if src.Await != nil {
+		await(src.Await)
+	}
 	f, fi, err := openRegular(src.Path)
 	if absent(err) {
 		return nil
@@ -181,9 +197,6 @@ func (r *budgetRecord) read(src UsageSource, in Input, fresh bool, now time.Time
 	}
 	defer f.Close()
 	size := fi.Size()
-	if src.Lags && in.LastAssistantMessage != nil {
-		size = awaitReply(f, size, *in.LastAssistantMessage)
-	}
 	c, _, err := usage.Read(f, size, s.Cursor, time.Unix(0, r.Began), src.Format)
 	if err != nil {
 		return err
@@ -212,26 +225,14 @@ const (
 	awaitPoll  = 10 * time.Millisecond
 )
 
-// awaitReply waits, up to awaitLimit, until the transcript holds the reply
-// the input names as its last assistant message, and returns the file's
-// size then. Claude Code writes the transcript behind the hook: without
-// the wait a budget would end the loop a turn late.
-func awaitReply(f *os.File, size int64, reply string) int64 {
-	if strings.TrimSpace(reply) == "" {
-		return size
-	}
+// await waits, up to awaitLimit, until the host's file holds this stop's
+// reply. Claude Code writes its transcript behind the hook (the reply is
+// missing at about a third of stops, for up to some 50 ms): without the
+// wait a budget would end the loop a turn late.
+func await(ready func() bool) {
 	deadline := time.Now().Add(awaitLimit)
-	for {
-		if text, err := lastAssistantText(f, size); err == nil && sameReply(text, reply) {
-			return size
-		}
-		if !time.Now().Before(deadline) {
-			return size
-		}
+	for !ready() && time.Now().Before(deadline) {
 		time.Sleep(awaitPoll)
-		if fi, err := f.Stat(); err == nil {
-			size = fi.Size()
-		}
 	}
 }
 

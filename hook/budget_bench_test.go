@@ -66,7 +66,7 @@ func BenchmarkBudgetStop(b *testing.B) {
 			in := budgetProject(b, size)
 			w := host("ok")
 			w.Usage = func(in Input) UsageSource {
-				return UsageSource{Path: in.TranscriptPath, Format: usage.Claude, Lags: true}
+				return UsageSource{Path: in.TranscriptPath, Format: usage.Claude, Await: AwaitReply(in)}
 			}
 			o := Options{Host: w, Limits: criteria.DefaultLimits()}
 			var out bytes.Buffer

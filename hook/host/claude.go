@@ -74,5 +74,5 @@ func claudeLastMessage(in hook.Input) (string, error) {
 // claudeUsage: Claude Code records each message's usage in its transcript,
 // which it writes behind the hook.
 func claudeUsage(in hook.Input) hook.UsageSource {
-	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Claude, Lags: true}
+	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Claude, Await: hook.AwaitReply(in)}
 }

@@ -212,6 +212,21 @@ func copilotStop(line []byte, timestamp int64) bool {
 
 // copilotUsage: Copilot CLI records a session.usage_record per model call in
 // its events.jsonl.
+// It writes the file behind the hook, as Claude Code does its transcript:
+// the stop's usage is there once the stop's hook.start is.
 func copilotUsage(in hook.Input) hook.UsageSource {
-	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Copilot}
+	src := hook.UsageSource{Path: in.TranscriptPath, Format: usage.Copilot}
+	if in.Timestamp != 0 && in.TranscriptPath != "" {
+		src.Await = func() bool {
+			found := false
+			hook.LastText(in.TranscriptPath, func() hook.LineParser {
+				return func(line []byte) (string, bool) {
+					found = copilotStop(line, in.Timestamp)
+					return "", found
+				}
+			})
+			return found
+		}
+	}
+	return src
 }
