@@ -27,7 +27,7 @@ type benchCase struct {
 // follows -big.
 func caseNames(bigName string) []string {
 	return []string{"no state", "typical", "large", "marker 1KB", bigName,
-		"codex", "gemini", "copilot", "claude", "on-loop", "loop-controller", "orchestrator", "deep nothing"}
+		"codex", "gemini", "copilot", "claude", "qwen", "droid", "on-loop", "loop-controller", "orchestrator", "deep nothing"}
 }
 
 // normName makes "marker 1GB", "marker-1gb" and "Marker1GB" the same name.
@@ -481,7 +481,7 @@ func buildCases(work string, selected map[string]bool, bigSize int64, bigName st
 		return nil, err
 	}
 	// A stop in each host's protocol, on the typical state.
-	for _, host := range []string{"codex", "gemini", "copilot", "claude"} {
+	for _, host := range []string{"codex", "gemini", "copilot", "claude", "qwen", "droid"} {
 		if err := add(host, &typical, []string{"stop", "--protocol", host}, small, true, false, ", --protocol "+host); err != nil {
 			return nil, err
 		}

@@ -28,8 +28,8 @@
 // criteria, half met), "large" (10,000 criteria, several MB of state),
 // "marker 1KB" and "marker 1GB" (--require-marker, everything met, the
 // input without last_assistant_message, so that the marker is looked for at
-// the end of a 1 KB or a 1 GB transcript), "codex", "gemini", "copilot" and
-// "claude" (typical, in each host's input and wire), "on-loop",
+// the end of a 1 KB or a 1 GB transcript), "codex", "gemini", "copilot",
+// "claude", "qwen" and "droid" (typical, in each host's input and wire), "on-loop",
 // "loop-controller" and "orchestrator" (each loop system's example state),
 // and "deep nothing" (cwd 30 levels deep in a large work tree, no state).
 package main
@@ -98,7 +98,7 @@ func run() int {
 	var o options
 	flag.IntVar(&o.n, "n", 200, "measured runs per case of each program")
 	flag.IntVar(&o.warmup, "warmup", 5, "warm-up runs per case of each program, not counted")
-	flag.StringVar(&o.cases, "cases", "", "comma-separated cases to run (default all): no-state, typical, large, marker-1KB, marker-1GB, codex, gemini, copilot, claude, on-loop, loop-controller, orchestrator, deep-nothing")
+	flag.StringVar(&o.cases, "cases", "", "comma-separated cases to run (default all): no-state, typical, large, marker-1KB, marker-1GB, codex, gemini, copilot, claude, qwen, droid, on-loop, loop-controller, orchestrator, deep-nothing")
 	flag.StringVar(&o.bin, "bin", "", "use this prebuilt loophook instead of building ./cmd/loophook")
 	flag.StringVar(&o.floor, "floor", "", "use this prebuilt floor instead of building ./internal/floor")
 	flag.StringVar(&o.against, "against", "", "time this other loophook, given the same arguments, in the floor's place: the ratio is then loophook's against it (a change, before and after)")
@@ -754,7 +754,7 @@ func goalLines(results []result, bigName string) []string {
 	}
 	vsFloor("typical", 2)
 	vsFloor("large", 25)
-	for _, name := range []string{"no state", "codex", "gemini", "copilot", "claude", "on-loop", "loop-controller", "orchestrator", "deep nothing"} {
+	for _, name := range []string{"no state", "codex", "gemini", "copilot", "claude", "qwen", "droid", "on-loop", "loop-controller", "orchestrator", "deep nothing"} {
 		vsFloor(name, 2)
 	}
 	small, ok1 := by["marker 1KB"]
