@@ -24,6 +24,7 @@ func TestContinuationLimitComesAfterTheGuard(t *testing.T) {
 		{"not a continuation", Evaluation{Path: "p", Loop: loop, Continuations: 9}, lim, RuleUnmet},
 		{"no limit", Evaluation{Path: "p", Loop: loop, StopHookActive: true, Continuations: 1000}, Limits{GuardLimit: 3, MaxIterations: 10, StuckLimit: 5}, RuleUnmet},
 		{"before invalid-state", Evaluation{Path: "p", Problems: []string{"x"}, StopHookActive: true, Continuations: 5}, lim, RuleContinuationLimit},
+		{"unenforced before invalid-state", Evaluation{Path: "p", Problems: []string{"x"}, StopHookActive: true, Unenforced: "no memory"}, lim, RuleUnenforced},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := Decide(tc.e, tc.lim)
