@@ -18,6 +18,11 @@ import (
 type turn struct {
 	edit edit
 	text string
+	// bash, when set, is a command the agent runs with its shell tool at
+	// the end of the turn's reply (Claude Code's stand-in only): the tool's
+	// result comes back in a request of its own, answered with a plain
+	// reply that ends the turn.
+	bash string
 }
 
 // stubAPI is a local stand-in for the Anthropic Messages API, enough of it
@@ -165,8 +170,13 @@ func (a *stubAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
 		text := `{"ok": true}`
 		if req.Msg.isMainLoop(a.prompt) {
 			// A main-loop request: record it, apply its scripted edit
-			// and reply with its text.
-			text = a.play(keep(&a.standIn, &a.main, req))
+			// and reply with its text, and its command when it has one.
+			n := keep(&a.standIn, &a.main, req)
+			text = a.play(n)
+			if bash := a.bash(n); bash != "" {
+				a.answerTool(w, req, text, bash)
+				return
+			}
 		} else {
 			keep(&a.standIn, &a.side, req)
 		}
@@ -209,6 +219,67 @@ func (s *messagesStandIn) answer(w http.ResponseWriter, req *apiRequest, text st
 	} else {
 		answerJSON(w, http.StatusOK, msg)
 	}
+}
+
+// bash is the command of the n-th turn of the script; "" when none.
+func (a *stubAPI) bash(n int) string {
+	if n > len(a.turns) {
+		return ""
+	}
+	return a.turns[n-1].bash
+}
+
+// answerTool replies with text and a call of the Bash tool running
+// command, streamed (Claude Code streams its main-loop requests).
+func (a *stubAPI) answerTool(w http.ResponseWriter, req *apiRequest, text, command string) {
+	id := a.nextID()
+	msg := reply(fmt.Sprintf("msg_e2e_%03d", id), req.Msg.Model, text)
+	input, _ := json.Marshal(map[string]any{"command": command, "description": "run " + command})
+	event := startEvents(w)
+	start := maps.Clone(msg)
+	start["content"] = []any{}
+	start["stop_reason"] = nil
+	event("message_start", map[string]any{"type": "message_start", "message": start})
+	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+		"content_block": map[string]any{"type": "text", "text": ""}})
+	event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+		"delta": map[string]any{"type": "text_delta", "text": text}})
+	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	event("content_block_start", map[string]any{"type": "content_block_start", "index": 1,
+		"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_e2e_%03d", id), "name": "Bash", "input": map[string]any{}}})
+	event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 1,
+		"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 1})
+	event("message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": 5}})
+	event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// toolResults are the texts of the tool results the agent sent back.
+func (a *stubAPI) toolResults() []string {
+	var out []string
+	for _, req := range append(a.mainRequests(), a.sideRequests()...) {
+		for _, m := range req.Msg.Messages {
+			var blocks []struct {
+				Type    string          `json:"type"`
+				Content json.RawMessage `json:"content"`
+			}
+			if m.Role != "user" || json.Unmarshal(m.Content, &blocks) != nil {
+				continue
+			}
+			for _, b := range blocks {
+				if b.Type == "tool_result" {
+					var text string
+					if json.Unmarshal(b.Content, &text) != nil {
+						text = strings.Join(texts(b.Content), "\n")
+					}
+					out = append(out, text)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // refuse answers with a Messages API error: not_found_error for 404,
