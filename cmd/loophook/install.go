@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/install"
 	"github.com/urfave/cli/v2"
@@ -186,8 +188,31 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if picked != "" {
 		notes = append([]string{picked}, notes...)
 	}
+	if e.install {
+		if n := tokensUnrecorded(h, wd); n != "" {
+			notes = append(notes, n)
+		}
+	}
 	for _, n := range notes {
 		say("note: " + n)
 	}
 	return nil
+}
+
+// tokensUnrecorded warns, for a host that keeps no record of tokens, when
+// the project's .loophook.json asks for a token budget: one that would
+// never be reached must not look as if it held. "" otherwise.
+func tokensUnrecorded(h host.Host, wd string) string {
+	if h.Usage != nil {
+		return ""
+	}
+	path := filepath.Join(config.Top(wd), config.File)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if cfg, err := config.Parse(data); err != nil || cfg.Budget.Tokens == 0 {
+		return ""
+	}
+	return fmt.Sprintf(msgTokensUnrecorded, h.Title, shown(path))
 }

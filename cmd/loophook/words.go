@@ -58,6 +58,7 @@ const (
 	msgProgress            = "%d of %d criteria met"
 	msgBudget              = "%s of %s"
 	msgUnrecorded          = "limit %s, not recorded by this host"
+	msgTokensUnrecorded    = "%s records no token usage: the token budget of %s cannot be measured there, and will not end a loop"
 	msgWatchJSON           = "--watch redraws text; it does not go with --json"
 	clearScreen            = "\x1b[H\x1b[2J"
 	msgReadJournal         = "read the journal: %v"
