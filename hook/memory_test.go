@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,37 @@ func TestStorePerStateFile(t *testing.T) {
 	}
 	if want := filepath.Join(dir, ".loop", MemoryDir, "a.json"); a.Dir != want {
 		t.Errorf("a.json's memory in %s, want %s", a.Dir, want)
+	}
+}
+
+// TestUpdateLost: with the session's lock broken (a directory stands where
+// the lock file goes) and no per-user cache, nothing can be remembered:
+// next is told why, naming the path, and Update returns the same.
+func TestUpdateLost(t *testing.T) {
+	t.Setenv("HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	state := filepath.Join(t.TempDir(), ".loop", "state.json")
+	s := StoreFor(Found{Path: state, Dialect: schema.Hope})
+	if s.Cache != "" || s.NoCache == nil {
+		t.Fatalf("a store with a cache and no home: %+v", s)
+	}
+	if err := os.MkdirAll(s.file("s1")+".lock", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var told error
+	err := s.Update("s1", func(_ Memory, ok bool, lost error) Memory {
+		if ok {
+			t.Error("a memory was read")
+		}
+		told = lost
+		return Memory{Unchanged: 1}
+	})
+	if err == nil || told == nil || err.Error() != told.Error() {
+		t.Fatalf("Update returned %v, next was told %v", err, told)
+	}
+	for _, want := range []string{"lock memory", s.file("s1") + ".lock", "no per-user cache directory"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
 	}
 }
