@@ -117,10 +117,10 @@ const (
 // absolute path, so that a person can tell whose it is: separators become
 // '+', and every byte but a letter, a digit, '.', '-' and '_' is written
 // %XX (a leading '.' too, so that no name is hidden), which keeps two
-// paths apart. A name longer than maxKey keeps the
-// path's end and starts with an FNV-1a hash of the whole: two such paths
-// that end alike and collide would share counts, nothing worse, and the
-// hook links no cryptographic hash for it.
+// paths apart. A name longer than maxKey keeps the path's end and starts
+// with an FNV-1a hash of the whole: two such paths that end alike and
+// collide would share counts, nothing worse, and the hook links no
+// cryptographic hash for it.
 func cacheKey(abs string) string {
 	abs = strings.TrimLeft(filepath.ToSlash(abs), "/")
 	var b strings.Builder
