@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"runtime/debug"
 
 	"github.com/loophook/loophook/schema"
 )
@@ -53,7 +52,6 @@ func ReadStateFile(path string) ([]byte, error) {
 	if fi.Size() > MaxState {
 		return nil, fmt.Errorf(problemTooLarge, MaxState>>20)
 	}
-	roomFor(fi.Size())
 	// One read of the size Stat gave, and one more byte to see it has not grown.
 	data := make([]byte, fi.Size()+1)
 	n, err := io.ReadFull(f, data)
@@ -74,24 +72,6 @@ func openError(err error) error {
 		return errors.New(problemPermission)
 	}
 	return fmt.Errorf(problemUnopenable, cause(err))
-}
-
-// bigState is the size of state from which reading it would start the
-// garbage collector: decoding allocates a few times the file's size, and
-// the first collection comes at a 4 MB heap.
-const bigState = 512 << 10
-
-// roomFor lets the process read a state of size bytes without collecting.
-// A hook call lives milliseconds and drops its heap at exit: with the
-// collector's goal at 5 times the live heap (first at 16 MB), a state of
-// some MB is read without a collection, and the limit holds the heap of the
-// largest state near 100 MB. A smaller state leaves the collector alone:
-// setting it costs about 4% of a typical stop (internal/benchhook).
-func roomFor(size int64) {
-	if size >= bigState {
-		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(100 << 20)
-	}
 }
 
 // cause drops the path from an os error: the reason names the file already.
