@@ -93,9 +93,3 @@ func schemaCommand() *cli.Command {
 	}
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}

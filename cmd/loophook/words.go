@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/loophook/loophook/criteria"
@@ -75,48 +74,10 @@ func note(w io.Writer) func(string) {
 }
 
 // The sentences people read from cancel, init, install and uninstall, kept
-// together so that their voice can be reviewed in one sitting. Errors and
-// notes are lower-case, one line; report adds the "loophook: " prefix to an
-// error and prints its hint on a "hint: " line.
-
-// files
-
-func errRead(name string, err error) error {
-	return fail("", "read %s: %v", name, pathCause(err))
-}
-
-func errWrite(name string, err error) error {
-	return fail("", "write %s: %v", name, pathCause(err))
-}
-
-func errLink(name, hint string) error {
-	return fail(hint, "%s is a symbolic link; refusing to write through it", name)
-}
-
-func whyNotRegular(m fs.FileMode) string {
-	return "not a regular file (" + fileKind(m) + ")"
-}
-
-// fileKind names a kind of file for a person.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "a special file"
-}
-
-func errLarger(limit int64) error {
-	return fmt.Errorf("larger than %d MiB", limit>>20)
-}
+// together so that their voice can be reviewed in one sitting (what the
+// packages under hook/ refuse is in their own words.go). Errors and notes
+// are lower-case, one line; report adds the "loophook: " prefix to an error
+// and prints its hint on a "hint: " line.
 
 // cancel
 
