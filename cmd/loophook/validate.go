@@ -92,4 +92,3 @@ func schemaCommand() *cli.Command {
 		},
 	}
 }
-
