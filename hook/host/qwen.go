@@ -52,6 +52,10 @@ var qwen = Host{
 		Handler: func(ev Event, command string) []Member {
 			return []Member{{"type", "command"}, {"name", "loophook-" + ev.Command}, {"command", command}, {"timeout", qwenTimeout}}
 		},
+		// Qwen writes "$version": 4 into a settings file that lacks it, on
+		// first load: a file install makes has it already, and goes on
+		// uninstall with nothing else left in it.
+		NewFile:  func(string) []Member { return []Member{{"$version", 4}} },
 		Comments: true,
 		// Settings strings go through Qwen's $VAR expansion, as Gemini CLI's.
 		ExpandsDollar: true,
