@@ -113,7 +113,8 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 			rewritten = true
 		}
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, c.Offset, size-c.Offset), 256<<10)
+	// A buffer no larger than what is new: a stop reads a turn or two.
+	br := bufio.NewReaderSize(io.NewSectionReader(r, c.Offset, size-c.Offset), int(min(max(size-c.Offset, 4<<10), 256<<10)))
 	pos := c.Offset // the start of the line being read
 	var long []byte // a line longer than the reader's buffer, so far
 	var longLen int64
