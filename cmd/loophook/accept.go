@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -57,8 +55,9 @@ func acceptCommand() *cli.Command {
 				if _, err := hook.ReadStateFile(found.Path); err != nil {
 					return fail("", msgFileError, shown(found.Path), err)
 				}
-				note(c.App.ErrWriter)(fmt.Sprintf("%s is not a valid loop state; repair it before you accept its criteria (loophook validate shows where)", shown(found.Path)))
-				return invalidState(shown(found.Path), found.Dialect.Name, len(l.Problems))
+				err := invalidState(shown(found.Path), found.Dialect.Name, len(l.Problems))
+				err.(*failure).hint = hintAcceptInvalid
+				return err
 			}
 			store := hook.StoreFor(found)
 			change, err := store.Accept(l.Loop, time.Now())
@@ -67,7 +66,7 @@ func acceptCommand() *cli.Command {
 			}
 			// A person accepting the loop takes it up again after a cancel.
 			if err := store.Uncancel(); err != nil {
-				note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
+				say(c.App.ErrWriter, tagNote, "%v", err)
 			}
 			printAccepted(c.App.ErrWriter, shown(found.Path), l.Loop, change)
 			return nil
@@ -77,23 +76,22 @@ func acceptCommand() *cli.Command {
 
 // printAccepted says what accepting a loop's criteria changed, one line each.
 func printAccepted(w io.Writer, path string, l *criteria.Loop, change hook.ContractChange) {
-	say := note(w)
 	n := count(l.Criteria.Len(), "criterion", "criteria")
 	switch {
 	case change.New:
-		say(fmt.Sprintf("the contract of %s is now its %s (it had none)", path, n))
+		say(w, "", msgContractNew, path, n)
 	case len(change.Removed) == 0 && len(change.Added) == 0:
-		say(fmt.Sprintf("the contract of %s already is its %s; nothing changed", path, n))
+		say(w, "", msgContractSame, path, n)
 		return
 	default:
-		say(fmt.Sprintf("the contract of %s is now its %s", path, n))
+		say(w, "", msgContractNow, path, n)
 	}
 	for _, name := range change.Removed {
-		say("removed: " + strconv.Quote(name))
+		say(w, "", msgContractRemoved, name)
 	}
 	if !change.New {
 		for _, name := range change.Added {
-			say("added: " + strconv.Quote(name))
+			say(w, "", msgContractAdded, name)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"time"
 
@@ -46,13 +45,13 @@ func cancelCommand() *cli.Command {
 				if err != nil {
 					return fail(hintCancelDialect, msgCancelDialectFailed, shown(path), err)
 				}
-				note(c.App.ErrWriter)(msgCancelledDialect(shown(path), found.Dialect.Name, record))
+				say(c.App.ErrWriter, "", "%s", msgCancelledDialect(shown(path), found.Dialect.Name, record))
 			} else if err := cancelLoop(c.App.ErrWriter, path, time.Now()); err != nil {
 				return err
 			}
 			// A person ended the loop: so ends its contract (SPEC section 5).
 			if err := hook.EndLoop(found); err != nil {
-				note(c.App.ErrWriter)(fmt.Sprintf("note: end the loop's contract: %v", err))
+				say(c.App.ErrWriter, tagNote, msgEndContract, err)
 			}
 			return nil
 		},
@@ -65,14 +64,13 @@ func cancelLoop(w io.Writer, path string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	say := note(w)
 	switch {
 	case done.Aside != "":
-		say(msgMovedAside(shown(path), shown(done.Aside), done.Why))
+		say(w, "", "%s", msgMovedAside(shown(path), shown(done.Aside), done.Why))
 	case done.Was == "":
-		say(msgAlreadyCancelled(shown(path)))
+		say(w, "", "%s", msgAlreadyCancelled(shown(path)))
 	default:
-		say(msgCancelled(shown(path), done.Was))
+		say(w, "", "%s", msgCancelled(shown(path), done.Was))
 	}
 	return nil
 }

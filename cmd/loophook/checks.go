@@ -37,7 +37,7 @@ func checkCommand() *cli.Command {
 			}
 			f := config.Load(top)
 			if tell := f.Tell(); tell != "" {
-				note(c.App.ErrWriter)(tell)
+				say(c.App.ErrWriter, tagNote, "%s", tell)
 			}
 			cs := f.Checks()
 			if len(cs) == 0 {
@@ -181,22 +181,21 @@ func acceptConfig(w io.Writer, dir string) (approved bool, err error) {
 	if err != nil {
 		return false, fail(hintSchemaConfig, msgApprove, shown(acc.Path), err)
 	}
-	say := note(w)
 	switch {
 	case acc.Nothing:
 		return false, nil
 	case acc.None:
-		say(fmt.Sprintf(msgApprovedNone, shown(acc.Path)))
+		say(w, "", msgApprovedNone, shown(acc.Path))
 	case acc.First:
-		say(fmt.Sprintf(msgApprovedFirst, shown(acc.Path)))
+		say(w, "", msgApprovedFirst, shown(acc.Path))
 	case len(acc.Changes) == 0:
-		say(fmt.Sprintf(msgApprovedSame, shown(acc.Path)))
+		say(w, "", msgApprovedSame, shown(acc.Path))
 		return true, nil
 	default:
-		say(fmt.Sprintf(msgApproved, shown(acc.Path)))
+		say(w, "", msgApproved, shown(acc.Path))
 	}
 	for _, ch := range acc.Changes {
-		say(ch)
+		say(w, "", "%s", ch)
 	}
 	return true, nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/loophook/loophook/hook"
 )
 
 // Exit codes for people's commands.
@@ -29,7 +31,20 @@ func fail(hint, format string, args ...any) error {
 // finding ends a command with exit 1 and nothing more to print.
 var finding = &failure{code: exitFinding}
 
-// report prints err once, with the program's prefix, and picks the exit code.
+// say writes one line for a person on stderr: the program's prefix (the
+// one place it is written), a tag that tells an error, a note or a hint from
+// a summary ("" for a summary), and the sentence.
+func say(w io.Writer, tag, format string, args ...any) {
+	fmt.Fprintf(w, hook.Prefix+tag+format+"\n", args...)
+}
+
+// tell is say for lines that carry their own tag: the hook's notes.
+func tell(w io.Writer) func(string) {
+	return func(msg string) { say(w, "", "%s", msg) }
+}
+
+// report prints err once, tagged as an error unless it is a finding, with
+// its hint, and picks the exit code.
 func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
@@ -42,11 +57,15 @@ func report(stderr io.Writer, err error) int {
 			f.hint = h.Hint()
 		}
 	}
+	tag := tagError
+	if f.code == exitFinding {
+		tag = "" // what the person asked to know, not a failure
+	}
 	if f.msg != "" {
-		note(stderr)(f.msg)
+		say(stderr, tag, "%s", f.msg)
 	}
 	if f.hint != "" {
-		fmt.Fprintf(stderr, "hint: %s\n", f.hint)
+		say(stderr, tagHint, "%s", f.hint)
 	}
 	return f.code
 }

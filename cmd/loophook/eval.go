@@ -54,7 +54,7 @@ func evalCommand() *cli.Command {
 					in.SessionID = statusSession(c, found, hook.Load(found).Session)
 				}
 			}
-			o.Note = note(c.App.ErrWriter)
+			o.Note = tell(c.App.ErrWriter)
 			r := hook.Evaluate(o, in, false)
 			if c.Bool("json") {
 				err = hook.WriteJSON(c.App.Writer, evalJSON(r))

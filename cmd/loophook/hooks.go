@@ -55,7 +55,7 @@ func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io
 		h, _ = h.Under(os.Getenv, func(g host.Host) bool { _, ok := install.Registered(g, string(ev)); return ok })
 		o.Host = h.Wire
 	}
-	o.Note = note(stderr)
+	o.Note = tell(stderr)
 	o.Started = started
 	if os.Getenv(viaEnv) == viaPlugin {
 		if where, ok := install.InstalledBeside(string(ev)); ok {

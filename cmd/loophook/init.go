@@ -44,13 +44,13 @@ func initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			say := note(c.App.ErrWriter)
-			say(msgStarted(shown(started.Path), l))
+			w := c.App.ErrWriter
+			say(w, "", "%s", msgStarted(shown(started.Path), l))
 			if started.Contract != nil {
-				say(fmt.Sprintf("note: keep the loop's contract: %v", started.Contract))
+				say(w, tagNote, msgKeepContract, started.Contract)
 			}
 			if started.WorkTreeTop != "" {
-				say(fmt.Sprintf("note: the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s", shown(filepath.Dir(filepath.Dir(started.Path))), started.WorkTreeTop))
+				say(w, tagNote, msgBelowRoot, shown(filepath.Dir(filepath.Dir(started.Path))), started.WorkTreeTop)
 			}
 			return nil
 		},

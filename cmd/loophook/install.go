@@ -147,7 +147,7 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	if err != nil {
 		return err
 	}
-	say := note(c.App.ErrWriter)
+	w := c.App.ErrWriter
 	f := plan.File
 	path, changes := shown(f.Path), strings.Join(f.Changes, ", ")
 	dryRun := c.Bool("dry-run")
@@ -157,25 +157,25 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 			return err
 		}
 		if len(f.Changes) == 0 {
-			say(fmt.Sprintf("dry run: %s %s; nothing would change", e.nothing, path))
+			say(w, "", msgDryRunSame, e.nothing, path)
 		} else {
-			say(fmt.Sprintf("dry run: %s %s: %s; nothing written", e.would, path, changes))
+			say(w, "", msgDryRun, e.would, path, changes)
 		}
 	default:
 		if err := plan.Write(); err != nil {
 			return err
 		}
 		if len(f.Changes) == 0 {
-			say(fmt.Sprintf("%s %s; nothing changed", e.nothing, path))
+			say(w, "", msgEditSame, e.nothing, path)
 		} else {
-			say(fmt.Sprintf("%s %s: %s", e.done, path, changes))
+			say(w, "", msgEdited, e.done, path, changes)
 		}
 	}
 	if t := plan.Trust; t != nil {
 		if dryRun {
-			say(fmt.Sprintf("dry run: would change %s: %s; nothing written", shown(t.Path), strings.Join(t.Changes, ", ")))
+			say(w, "", msgDryRunTrust, shown(t.Path), strings.Join(t.Changes, ", "))
 		} else {
-			say(msgTrustWritten(h.Title, shown(t.Path), t.Changes))
+			say(w, "", "%s", msgTrustWritten(h.Title, shown(t.Path), t.Changes))
 		}
 	}
 	notes := plan.Notes
@@ -194,7 +194,7 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 		}
 	}
 	for _, n := range notes {
-		say("note: " + n)
+		say(w, tagNote, "%s", n)
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func statusSession(c *cli.Context, found hook.Found, stateSession string) string
 	}
 	session, _, err := hook.StoreFor(found).LatestSession()
 	if err != nil {
-		note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
+		say(c.App.ErrWriter, tagNote, "%v", err)
 	}
 	return session
 }
@@ -445,7 +445,7 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 	session := statusSession(c, found, hook.Load(found).Session)
 	mem, _, err := hook.StoreFor(found).Read(session)
 	if err != nil {
-		note(c.App.ErrWriter)(fmt.Sprintf(msgNote, err))
+		say(c.App.ErrWriter, tagNote, "%v", err)
 	}
 	// The file found, read as the dialect it was found as.
 	o.StatePath, o.Dialect = path, found.Dialect.Name

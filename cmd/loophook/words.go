@@ -2,18 +2,24 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
 )
 
 // Every sentence a person reads from loophook's commands is written here or
-// beside the flag or command it describes; the "loophook: " prefix is added
-// once, by report and note.
+// beside the flag or command it describes; the "loophook: " prefix and a tag
+// are added once, by say.
+
+// Tags, after the prefix: what kind of line a person reads. A summary of
+// what a command did has none.
+const (
+	tagError = "error: "
+	tagNote  = "note: "
+	tagHint  = "hint: "
+)
 
 const (
 	appUsage       = "decide whether an AI coding agent's work loop may stop"
@@ -52,7 +58,6 @@ const (
 	msgValid               = "%s: valid %s state"
 	msgCancelDialectFailed = "cannot cancel the loop in %s: %v"
 	hintCancelDialect      = "stop that loop the way its own system does"
-	msgNote                = "note: %v"
 	msgStandAside          = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
 	msgProgress            = "%d of %d criteria met"
 	msgBudget              = "%s of %s"
@@ -66,18 +71,30 @@ const (
 	msgWhyBudgets          = "(budgets: %s)"
 	msgWhyBudget           = "%s %s of %s"
 	msgWhyUnrecorded       = "%s not recorded by this host"
+	msgEndContract         = "end the loop's contract: %v"
+	msgKeepContract        = "keep the loop's contract: %v"
+	msgBelowRoot           = "the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s"
+	msgDryRunTrust         = "dry run: would change %s: %s; nothing written"
+	msgDryRunSame          = "dry run: %s %s; nothing would change"
+	msgDryRun              = "dry run: %s %s: %s; nothing written"
+	msgEditSame            = "%s %s; nothing changed"
+	msgEdited              = "%s %s: %s"
 )
 
-// note returns a writer of notes for a person, one line each.
-func note(w io.Writer) func(string) {
-	return func(msg string) { fmt.Fprintln(w, hook.Prefix+msg) }
-}
+// accept
+const (
+	hintAcceptInvalid  = "repair it before you accept its criteria (loophook validate shows where)"
+	msgContractNew     = "the contract of %s is now its %s (it had none)"
+	msgContractSame    = "the contract of %s already is its %s; nothing changed"
+	msgContractNow     = "the contract of %s is now its %s"
+	msgContractRemoved = "removed: %q"
+	msgContractAdded   = "added: %q"
+)
 
 // The sentences people read from cancel, init, install and uninstall, kept
 // together so that their voice can be reviewed in one sitting (what the
 // packages under hook/ refuse is in their own words.go). Errors and notes
-// are lower-case, one line; report adds the "loophook: " prefix to an error
-// and prints its hint on a "hint: " line.
+// are lower-case, one line; report prints an error and its hint.
 
 // cancel
 
