@@ -77,8 +77,8 @@ func (m chatMessage) text() string {
 	return strings.Join(out, "\n")
 }
 
-// lastText is the text of the request's last part of its last message
-// when that is a user message: the prompt, or a hook's block reason.
+// newUser is the text of the request's last message when that is a
+// user message: the prompt, or a hook's block reason.
 func (r *chatRequest) newUser() (string, bool) {
 	msgs := r.Chat.Messages
 	if len(msgs) == 0 || msgs[len(msgs)-1].Role != "user" {
