@@ -17,7 +17,11 @@ type Loop struct {
 	// HasExitSignal says the file has an exit-signal field at all.
 	HasExitSignal bool
 	LoopStatus    string // the file's status, as written; "" means in progress
-	SessionID     string // when set, only that session is governed
+	// CancelRecorded says that a person cancelled the loop with loophook
+	// cancel in a file loophook does not write: the hook's own record, not
+	// the file, makes it cancelled.
+	CancelRecorded bool
+	SessionID      string // when set, only that session is governed
 
 	Iteration     float64
 	MaxIterations float64 // 0: not set

@@ -51,6 +51,9 @@ func reasonInactive(status string) string {
 func reasonInactiveUnmet(l *Loop, path string, missing []string, n int, removed []string) string {
 	head := fmt.Sprintf("loop is %s with %d of %d criteria unmet: ", clip(l.LoopStatus), n+len(removed), l.Criteria.Len()+len(removed))
 	tail := fmt.Sprintf("; to resume it, set status to in_progress in %s (or /loop continue)", path)
+	if l.CancelRecorded {
+		tail = fmt.Sprintf("; loophook cancel left %s as it was and recorded the cancel: to resume the loop, run loophook accept", path)
+	}
 	if l.Criteria.Len() == 0 && len(removed) == 0 {
 		return fmt.Sprintf("loop is %s and lists no criteria", clip(l.LoopStatus)) + tail
 	}

@@ -101,7 +101,7 @@ func (s Store) applyCancel(l *Loaded, forget bool) error {
 	}
 	cancelled, err := s.Cancelled(l, forget)
 	if cancelled {
-		l.Loop.LoopStatus = StatusCancelled
+		l.Loop.LoopStatus, l.Loop.CancelRecorded = StatusCancelled, true
 	}
 	return err
 }
