@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/loophook/loophook/hook/config"
@@ -116,7 +115,7 @@ func run(ch config.Check, top string, limit time.Duration) (r Result) {
 	cmd.Dir = top
 	cmd.Stdin = nil // the null device
 	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {
@@ -141,11 +140,11 @@ func run(ch config.Check, top string, limit time.Duration) (r Result) {
 	killed := make(chan struct{})
 	timer := time.AfterFunc(limit, func() {
 		close(killed)
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		killGroup(pgid)
 	})
 	err = cmd.Wait()
 	timer.Stop()
-	syscall.Kill(-pgid, syscall.SIGKILL) // what the shell left behind
+	killGroup(pgid) // what the shell left behind
 	select {
 	case <-read:
 	case <-time.After(leftOpen):

@@ -47,7 +47,7 @@ func checkGeminiHookRuns(t *testing.T, s *geminiSession) {
 // TestGeminiLoophook runs loophook's loops in the real Gemini CLI, which
 // has no cap of its own: loophook's rules alone end each loop.
 func TestGeminiLoophook(t *testing.T) {
-	for _, sc := range append(hostLoops(), ceilingLoop(), tokenBudgetLoop()) {
+	for _, sc := range append(append(hostLoops(), ceilingLoop(), tokenBudgetLoop()), checksLoops()...) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))

@@ -41,7 +41,7 @@ type hostLoop struct {
 // letsGo says whether a rule lets the agent stop.
 func letsGo(rule string) bool {
 	switch rule {
-	case "unmet", "no-exit-signal", "assumption", "invalid-state", "no-marker":
+	case "unmet", "no-exit-signal", "assumption", "invalid-state", "no-marker", "check-failed":
 		return false
 	}
 	return true
