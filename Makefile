@@ -8,6 +8,9 @@ TAGS      := urfave_cli_no_docs
 # GoReleaser, pinned: v2.18 needs Go 1.27, and v2.17.0 a module (go-msix)
 # that the module proxy refused here.
 GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.16.0
+# staticcheck, pinned: 2026.2.2 is the release built for Go 1.26; go run
+# fetches and builds it on a machine that has only Go.
+STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build install test unit e2e e2e-latest lint bench fuzz clean release-snapshot
 
@@ -39,10 +42,12 @@ e2e:
 e2e-latest:
 	LOOPHOOK_E2E_LATEST=1 $(GO) test -tags e2e -count=1 -timeout 60m -v ./testscripts/e2e/
 
+## lint: gofmt, go vet (the end-to-end suite too) and staticcheck
 lint:
 	@test -z "$$(gofmt -l .)" || (echo "gofmt would change:"; gofmt -l .; exit 1)
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./testscripts/e2e/
+	$(STATICCHECK) ./...
 
 ## bench: time whole-process loophook stop against the floor, and the Go benchmarks
 bench:

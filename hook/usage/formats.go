@@ -44,7 +44,7 @@ type claudeUsage struct {
 }
 
 func (u claudeUsage) usage() Usage {
-	return Usage{Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation, CacheRead: u.CacheRead}
+	return Usage(u)
 }
 
 func parseClaude(line []byte, add func(Entry)) {
