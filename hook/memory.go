@@ -54,6 +54,8 @@ type Answered struct {
 	OK     bool          `json:"ok"`
 	Reason string        `json:"reason"`
 	Rule   criteria.Rule `json:"rule"`
+	// Unfinished is the verdict's: a loop let go with work unmet.
+	Unfinished bool `json:"unfinished,omitempty"`
 }
 
 // seen adds a progress fingerprint to a session's list, as its newest.

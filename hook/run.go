@@ -213,7 +213,7 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			Last:          prev.Last,
 		}
 		if in.StopHookActive {
-			r.Memory.Last = &Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule}
+			r.Memory.Last = &Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule, Unfinished: r.Unfinished}
 		}
 		return r.Memory
 	}

@@ -103,5 +103,5 @@ func (a *Answered) sameStop(key string, started, now time.Time) bool {
 }
 
 func (a *Answered) verdict() criteria.Verdict {
-	return criteria.Verdict{OK: a.OK, Reason: a.Reason, Rule: a.Rule}
+	return criteria.Verdict{OK: a.OK, Reason: a.Reason, Rule: a.Rule, Unfinished: a.Unfinished}
 }
