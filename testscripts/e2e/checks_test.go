@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,7 +105,7 @@ func checksLoops() []hostLoop {
 			turns:       checksFixTurns("the tree is fixed", weaken),
 			config:      checksConfig,
 			wantRules:   []string{"check-failed", "complete"},
-			wantReasons: checkReasons,
+			wantReasons: [][]string{append(slices.Clone(checkReasons[0]), "test -f fixed.txt")},
 		})
 	}
 	return out
