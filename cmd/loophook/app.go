@@ -17,6 +17,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// "loophook help stop" is "loophook stop --help".
 		args = append(append([]string{args[0]}, args[2:]...), "--help")
 	}
+	if n := len(args); n > 2 && args[n-1] == "--generate-bash-completion" && args[n-2] == "--" {
+		// The shell completes "--": the flag parser would read it as the
+		// end of the flags, and run the command; "-" asks for every flag.
+		args = append(args[:n-2:n-2], "-", args[n-1])
+	}
 	only := commandFor(args)
 	if only != "" && !askedForHelp(args) && !slices.Contains(args, "--generate-bash-completion") {
 		answerHook(hook.Event(only), args[2:], stdin, stdout, stderr)
@@ -71,8 +76,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, only string) *cli.App {
 		}
 	}
 	// loophook --version; the version is read from the build when printed.
-	app.Version, cli.VersionPrinter = "-", printVersion
+	app.Version, cli.VersionPrinter = buildVersion(), printVersion
 	for _, c := range app.Commands {
+		c.HideHelpCommand = true // "loophook stop help" is no command, nor a word to complete
 		if c.OnUsageError == nil {
 			c.OnUsageError = usageError // one line and a hint, never the help on stdout
 		}

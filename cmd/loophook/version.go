@@ -61,5 +61,5 @@ func buildVersion() string {
 
 // printVersion is the app's cli.VersionPrinter: `loophook <version> (<commit>)`.
 func printVersion(c *cli.Context) {
-	fmt.Fprintf(c.App.Writer, "%s %s\n", c.App.Name, buildVersion())
+	fmt.Fprintf(c.App.Writer, "%s %s\n", c.App.Name, c.App.Version)
 }
