@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/status"
 )
 
 func checkCommand() *cli.Command {
@@ -92,57 +92,18 @@ func printCheck(w io.Writer, r checks.Result) {
 	}
 }
 
-// checkReport is a check's last result, for status.
-type checkReport struct {
-	Name   string    `json:"name"`
-	Run    string    `json:"run"`
-	Result string    `json:"result"` // "passed", "exited with status 1", ...; "" when never run
-	At     time.Time `json:"at,omitzero"`
-	Tree   string    `json:"tree,omitempty"` // the work tree's fingerprint it ran on
-	// Current says the result was taken on the tree as it is now: a claim
-	// would reuse it.
-	Current bool   `json:"current"`
-	Output  string `json:"output,omitempty"`
-}
-
-// configReport is the .loophook.json in force, for status.
-type configReport struct {
-	Path   string        `json:"path"`
-	State  config.State  `json:"state"`
-	Tell   string        `json:"tell,omitempty"`
-	Checks []checkReport `json:"checks,omitempty"`
-}
-
-// configStatus is the .loophook.json of top and the last result of each
-// check in force; nil when there is no file and none approved.
-func configStatus(top string) *configReport {
-	f := config.Load(top)
-	if f.State == config.StateNone {
-		return nil
-	}
-	rep := &configReport{Path: shown(f.Path), State: f.State, Tell: f.Tell()}
-	cs := f.Checks()
-	if len(cs) == 0 {
-		return rep
-	}
-	last := map[string]checks.Result{}
-	for _, r := range checks.Last(top, cs) {
-		last[r.Run] = r
-	}
-	tree := checks.Fingerprint(top)
-	for _, ch := range cs {
-		cr := checkReport{Name: ch.Name, Run: ch.Run}
-		if r, ok := last[ch.Run]; ok {
-			cr.Result, cr.At, cr.Tree, cr.Output = r.Cause(), r.At, r.Tree, r.Output
-			cr.Current = tree != "" && r.Tree == tree
-		}
-		rep.Checks = append(rep.Checks, cr)
+// configStatus is the .loophook.json of top and its checks' last results,
+// for status, its path as a person reads it.
+func configStatus(top string) *status.Config {
+	rep := status.ConfigOf(top)
+	if rep != nil {
+		rep.Path = shown(rep.Path)
 	}
 	return rep
 }
 
 // configRows are status's lines of the .loophook.json in force.
-func configRows(g *grid, rep *configReport) {
+func configRows(g *grid, rep *status.Config) {
 	if rep == nil {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/status"
 )
 
 func evalCommand() *cli.Command {
@@ -57,7 +58,7 @@ func evalCommand() *cli.Command {
 			o.Note = tell(c.App.ErrWriter)
 			r := hook.Evaluate(o, in, false)
 			if c.Bool("json") {
-				err = hook.WriteJSON(c.App.Writer, evalJSON(r))
+				err = hook.WriteJSON(c.App.Writer, status.EvalOf(r))
 			} else {
 				err = printEval(c.App.Writer, r)
 			}
@@ -98,38 +99,6 @@ func evalInput(c *cli.Context) (hook.Input, error) {
 		in.LastAssistantMessage = &msg
 	}
 	return in, nil
-}
-
-type criterionJSON struct {
-	Name         string `json:"name"`
-	Met          bool   `json:"met"`
-	Verification string `json:"verification,omitempty"`
-}
-
-type evalResult struct {
-	OK       bool            `json:"ok"`
-	Reason   string          `json:"reason"`
-	Rule     criteria.Rule   `json:"rule"`
-	State    string          `json:"state,omitempty"`
-	Dialect  string          `json:"dialect,omitempty"`
-	Guard    int             `json:"guard"`
-	Problems []string        `json:"problems,omitempty"`
-	Criteria []criterionJSON `json:"criteria,omitempty"`
-}
-
-func evalJSON(r hook.Result) evalResult {
-	out := evalResult{OK: r.OK, Reason: r.Reason, Rule: r.Rule, Guard: r.Memory.Unchanged}
-	if r.Loaded != nil {
-		out.State = r.Loaded.Path
-		out.Dialect = r.Loaded.Dialect.Name
-		out.Problems = r.Loaded.Problems
-		if s := r.Loaded.Loop; s != nil {
-			for _, c := range s.Criteria {
-				out.Criteria = append(out.Criteria, criterionJSON(c))
-			}
-		}
-	}
-	return out
 }
 
 func printEval(w io.Writer, r hook.Result) error {

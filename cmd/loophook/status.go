@@ -15,6 +15,7 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/status"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -48,7 +49,7 @@ func statusCommand() *cli.Command {
 			found, err := findLoop(o)
 			if err != nil && c.Bool("json") {
 				// A script reading --json gets JSON that says there is no loop.
-				hook.WriteJSON(c.App.Writer, noLoopReport{Found: false, Reason: err.Error()})
+				hook.WriteJSON(c.App.Writer, status.NoLoop{Found: false, Reason: err.Error()})
 				return &failure{code: exitError}
 			}
 			if err != nil {
@@ -95,127 +96,14 @@ func findLoop(o hook.Options) (hook.Found, error) {
 // statusSession is the session whose guard status shows: the one named, else
 // the one the loop belongs to, else the one the hook saw last, else none.
 func statusSession(c *cli.Context, found hook.Found, stateSession string) string {
-	switch {
-	case c.IsSet("session"):
+	if c.IsSet("session") {
 		return c.String("session")
-	case stateSession != "":
-		return stateSession
 	}
-	session, _, err := hook.StoreFor(found).LatestSession()
+	session, err := status.Session(found, stateSession)
 	if err != nil {
 		say(c.App.ErrWriter, tagNote, "%v", err)
 	}
 	return session
-}
-
-// statusReport is what status shows, and its --json.
-type statusReport struct {
-	State      string        `json:"state"`
-	Dialect    string        `json:"dialect"`
-	Valid      bool          `json:"valid"`
-	Problems   []string      `json:"problems,omitempty"`
-	Loop       *loopReport   `json:"loop,omitempty"`
-	Session    string        `json:"session"`        // "" when there is none
-	Host       string        `json:"host,omitempty"` // the host whose hook last evaluated the session
-	Guard      int           `json:"guard"`
-	GuardLimit int           `json:"guardLimit"`
-	LastRule   criteria.Rule `json:"lastRule,omitempty"`
-	// Budgets are the approved .loophook.json's budgets, as the hook
-	// measured them (durations in nanoseconds).
-	Budgets []criteria.Measured `json:"budgets,omitempty"`
-	// Config is the .loophook.json in force and its checks' last results.
-	Config  *configReport `json:"config,omitempty"`
-	Verdict verdictReport `json:"verdict"`
-}
-
-// noLoopReport is status --json when there is no loop to show.
-type noLoopReport struct {
-	Found  bool   `json:"found"`
-	Reason string `json:"reason"`
-}
-
-type loopReport struct {
-	Spec           string          `json:"spec"`
-	Status         string          `json:"status"`
-	Iteration      float64         `json:"iteration"`
-	MaxIterations  float64         `json:"maxIterations"`
-	StuckCount     float64         `json:"stuckCount"`
-	StuckLimit     int             `json:"stuckLimit"`
-	Cost           float64         `json:"cost"`
-	Budget         *float64        `json:"budget,omitempty"`
-	ExitSignal     bool            `json:"exit_signal"`
-	Criteria       []criterionJSON `json:"criteria"`
-	CompletedSteps []string        `json:"completedSteps"`
-	RemainingSteps []string        `json:"remainingSteps"`
-	// Where another loop system's loop stands, and what it tells.
-	Stage     string   `json:"stage,omitempty"`
-	DoneClaim bool     `json:"doneClaim,omitempty"`
-	Waiting   string   `json:"waiting,omitempty"`
-	Failed    string   `json:"failed,omitempty"`
-	Exhausted string   `json:"exhausted,omitempty"`
-	NextStep  string   `json:"nextStep,omitempty"`
-	Notes     []string `json:"notes,omitempty"`
-}
-
-type verdictReport struct {
-	OK     bool          `json:"ok"`
-	Rule   criteria.Rule `json:"rule"`
-	Reason string        `json:"reason"`
-}
-
-func statusOf(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory) statusReport {
-	st := statusReport{
-		State:      path,
-		Valid:      r.Loaded != nil && r.Loaded.Loop != nil,
-		Dialect:    schema.Hope.Name,
-		Session:    session,
-		Guard:      mem.Unchanged,
-		GuardLimit: lim.GuardLimit,
-		LastRule:   mem.Rule,
-		Verdict:    verdictReport{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
-		Budgets:    r.Budgets,
-	}
-	if r.Loaded != nil {
-		st.Dialect = r.Loaded.Dialect.Name
-	}
-	if !st.Valid {
-		if r.Loaded != nil {
-			st.Problems = r.Loaded.Problems
-		}
-		return st
-	}
-	s := r.Loaded.Loop
-	l := &loopReport{
-		Spec:           s.Spec,
-		Status:         s.LoopStatus,
-		Iteration:      s.Iteration,
-		MaxIterations:  criteria.MaxIterations(s, lim),
-		StuckCount:     s.StuckCount,
-		StuckLimit:     lim.StuckLimit,
-		Cost:           s.Cost,
-		ExitSignal:     s.ExitSignal,
-		Criteria:       []criterionJSON{},
-		CompletedSteps: append([]string{}, s.CompletedSteps...),
-		RemainingSteps: append([]string{}, s.RemainingSteps...),
-		Stage:          r.Loaded.Stage,
-		DoneClaim:      s.DoneClaim,
-		Waiting:        s.Waiting,
-		Failed:         s.Failed,
-		Exhausted:      s.Exhausted,
-		NextStep:       s.NextStep,
-		Notes:          s.Notes,
-	}
-	if l.Status == "" {
-		l.Status = "in_progress"
-	}
-	if b, ok := criteria.Budget(s, lim); ok {
-		l.Budget = &b
-	}
-	for _, c := range s.Criteria {
-		l.Criteria = append(l.Criteria, criterionJSON(c))
-	}
-	st.Loop = l
-	return st
 }
 
 // ANSI styles, used only on a terminal that wants colour.
@@ -226,15 +114,9 @@ const (
 	styleReset = "\x1b[0m"
 )
 
-func printStatus(w io.Writer, st statusReport, colour bool) error {
+func printStatus(w io.Writer, st status.Report, colour bool) error {
 	if l := st.Loop; l != nil && len(l.Criteria) > 0 {
-		met := 0
-		for _, c := range l.Criteria {
-			if c.Met {
-				met++
-			}
-		}
-		if _, err := fmt.Fprintln(w, progressBar(met, len(l.Criteria), colour)); err != nil {
+		if _, err := fmt.Fprintln(w, progressBar(l.Met(), len(l.Criteria), colour)); err != nil {
 			return err
 		}
 	}
@@ -271,13 +153,7 @@ func printStatus(w io.Writer, st statusReport, colour bool) error {
 		if l.DoneClaim {
 			g.row(cell{text: "done claim:"}, cell{text: "yes"})
 		}
-		met := 0
-		for _, c := range l.Criteria {
-			if c.Met {
-				met++
-			}
-		}
-		g.row(cell{text: "criteria:"}, cell{text: fmt.Sprintf("%d of %d met", met, len(l.Criteria))})
+		g.row(cell{text: "criteria:"}, cell{text: fmt.Sprintf("%d of %d met", l.Met(), len(l.Criteria))})
 		if n := len(l.CompletedSteps) + len(l.RemainingSteps); n > 0 {
 			g.row(cell{text: "steps:"}, cell{text: fmt.Sprintf("%d of %d done", len(l.CompletedSteps), n)})
 		}
@@ -452,9 +328,9 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 	// A dry run of the turn's first stop: memory errors were said above.
 	o.NoChecks = true // a look runs no command; the checks' last results show below
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
-	st := statusOf(r, o.Limits, shown(path), session, mem)
+	st := status.Of(r, o.Limits, shown(path), session, mem)
 	st.Config = configStatus(config.Top(o.Dir))
-	st.Host = lastHost(found, session)
+	st.Host = status.LastHost(found, session)
 	if c.Bool("json") {
 		err = hook.WriteJSON(c.App.Writer, st)
 	} else {
@@ -512,16 +388,4 @@ func budgetBar(m criteria.Measured, colour bool) string {
 		bar = styleRed + bar + styleReset
 	}
 	return fmt.Sprintf("[%s] "+msgBudget, bar, m.Figure(m.Used), m.Figure(m.Limit))
-}
-
-// lastHost is the protocol of the session's last evaluation in the journal,
-// which tells the host that governs it; "" when none is journalled.
-func lastHost(found hook.Found, session string) string {
-	store := hook.StoreFor(found)
-	for _, dir := range []string{store.Dir, store.Cache} {
-		if entries, _ := (hook.Journal{Dir: dir}).Read(session); len(entries) > 0 {
-			return entries[len(entries)-1].Host
-		}
-	}
-	return ""
 }

@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/status"
 )
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 func TestPrintStatusColour(t *testing.T) {
-	st := statusReport{
+	st := status.Report{
 		State: ".loop/state.json", Valid: true, Session: "s1", Guard: 1, GuardLimit: 3, LastRule: criteria.RuleUnmet,
-		Verdict: verdictReport{Rule: criteria.RuleUnmet, Reason: "go on"},
-		Loop: &loopReport{
+		Verdict: status.Verdict{Rule: criteria.RuleUnmet, Reason: "go on"},
+		Loop: &status.Loop{
 			Spec: "ünïcode spec", Status: "in_progress", Iteration: 1, MaxIterations: 10, StuckLimit: 5,
-			Criteria: []criterionJSON{
+			Criteria: []status.Criterion{
 				{Name: "tests pass", Met: true, Verification: "execution output"},
 				{Name: "dökumented", Met: false},
 			},

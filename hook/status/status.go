@@ -1,0 +1,246 @@
+// Package status is what loophook status and eval compute about a loop:
+// the report a person reads, and its --json, as data; printing it is the
+// command line's.
+package status
+
+import (
+	"time"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/checks"
+	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/schema"
+)
+
+// Report is what status shows, and its --json.
+type Report struct {
+	State      string        `json:"state"`
+	Dialect    string        `json:"dialect"`
+	Valid      bool          `json:"valid"`
+	Problems   []string      `json:"problems,omitempty"`
+	Loop       *Loop         `json:"loop,omitempty"`
+	Session    string        `json:"session"`        // "" when there is none
+	Host       string        `json:"host,omitempty"` // the host whose hook last evaluated the session
+	Guard      int           `json:"guard"`
+	GuardLimit int           `json:"guardLimit"`
+	LastRule   criteria.Rule `json:"lastRule,omitempty"`
+	// Budgets are the approved .loophook.json's budgets, as the hook
+	// measured them (durations in nanoseconds).
+	Budgets []criteria.Measured `json:"budgets,omitempty"`
+	// Config is the .loophook.json in force and its checks' last results.
+	Config  *Config `json:"config,omitempty"`
+	Verdict Verdict `json:"verdict"`
+}
+
+// NoLoop is status --json when there is no loop to show.
+type NoLoop struct {
+	Found  bool   `json:"found"`
+	Reason string `json:"reason"`
+}
+
+// Loop is where a valid loop stands.
+type Loop struct {
+	Spec           string      `json:"spec"`
+	Status         string      `json:"status"`
+	Iteration      float64     `json:"iteration"`
+	MaxIterations  float64     `json:"maxIterations"`
+	StuckCount     float64     `json:"stuckCount"`
+	StuckLimit     int         `json:"stuckLimit"`
+	Cost           float64     `json:"cost"`
+	Budget         *float64    `json:"budget,omitempty"`
+	ExitSignal     bool        `json:"exit_signal"`
+	Criteria       []Criterion `json:"criteria"`
+	CompletedSteps []string    `json:"completedSteps"`
+	RemainingSteps []string    `json:"remainingSteps"`
+	// Where another loop system's loop stands, and what it tells.
+	Stage     string   `json:"stage,omitempty"`
+	DoneClaim bool     `json:"doneClaim,omitempty"`
+	Waiting   string   `json:"waiting,omitempty"`
+	Failed    string   `json:"failed,omitempty"`
+	Exhausted string   `json:"exhausted,omitempty"`
+	NextStep  string   `json:"nextStep,omitempty"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+// Met is how many of the loop's criteria are met.
+func (l *Loop) Met() int {
+	met := 0
+	for _, c := range l.Criteria {
+		if c.Met {
+			met++
+		}
+	}
+	return met
+}
+
+// Verdict is what the Stop hook would decide now.
+type Verdict struct {
+	OK     bool          `json:"ok"`
+	Rule   criteria.Rule `json:"rule"`
+	Reason string        `json:"reason"`
+}
+
+// Criterion is a criterion as status and eval show it.
+type Criterion struct {
+	Name         string `json:"name"`
+	Met          bool   `json:"met"`
+	Verification string `json:"verification,omitempty"`
+}
+
+// Of is the report of an evaluation r of the state at path, with the
+// session's memory.
+func Of(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory) Report {
+	st := Report{
+		State:      path,
+		Valid:      r.Loaded != nil && r.Loaded.Loop != nil,
+		Dialect:    schema.Hope.Name,
+		Session:    session,
+		Guard:      mem.Unchanged,
+		GuardLimit: lim.GuardLimit,
+		LastRule:   mem.Rule,
+		Verdict:    Verdict{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
+		Budgets:    r.Budgets,
+	}
+	if r.Loaded != nil {
+		st.Dialect = r.Loaded.Dialect.Name
+	}
+	if !st.Valid {
+		if r.Loaded != nil {
+			st.Problems = r.Loaded.Problems
+		}
+		return st
+	}
+	s := r.Loaded.Loop
+	l := &Loop{
+		Spec:           s.Spec,
+		Status:         s.LoopStatus,
+		Iteration:      s.Iteration,
+		MaxIterations:  criteria.MaxIterations(s, lim),
+		StuckCount:     s.StuckCount,
+		StuckLimit:     lim.StuckLimit,
+		Cost:           s.Cost,
+		ExitSignal:     s.ExitSignal,
+		Criteria:       []Criterion{},
+		CompletedSteps: append([]string{}, s.CompletedSteps...),
+		RemainingSteps: append([]string{}, s.RemainingSteps...),
+		Stage:          r.Loaded.Stage,
+		DoneClaim:      s.DoneClaim,
+		Waiting:        s.Waiting,
+		Failed:         s.Failed,
+		Exhausted:      s.Exhausted,
+		NextStep:       s.NextStep,
+		Notes:          s.Notes,
+	}
+	if l.Status == "" {
+		l.Status = "in_progress"
+	}
+	if b, ok := criteria.Budget(s, lim); ok {
+		l.Budget = &b
+	}
+	for _, c := range s.Criteria {
+		l.Criteria = append(l.Criteria, Criterion(c))
+	}
+	st.Loop = l
+	return st
+}
+
+// Session is the session whose guard a look at the loop shows when none is
+// named: the one the state belongs to, else the one the hook saw last, else
+// none. The error says the memory could not be read.
+func Session(found hook.Found, stateSession string) (string, error) {
+	if stateSession != "" {
+		return stateSession, nil
+	}
+	session, _, err := hook.StoreFor(found).LatestSession()
+	return session, err
+}
+
+// LastHost is the protocol of the session's last evaluation in the journal,
+// which tells the host that governs it; "" when none is journalled.
+func LastHost(found hook.Found, session string) string {
+	store := hook.StoreFor(found)
+	for _, dir := range []string{store.Dir, store.Cache} {
+		if entries, _ := (hook.Journal{Dir: dir}).Read(session); len(entries) > 0 {
+			return entries[len(entries)-1].Host
+		}
+	}
+	return ""
+}
+
+// Check is a check's last result, for status.
+type Check struct {
+	Name   string    `json:"name"`
+	Run    string    `json:"run"`
+	Result string    `json:"result"` // "passed", "exited with status 1", ...; "" when never run
+	At     time.Time `json:"at,omitzero"`
+	Tree   string    `json:"tree,omitempty"` // the work tree's fingerprint it ran on
+	// Current says the result was taken on the tree as it is now: a claim
+	// would reuse it.
+	Current bool   `json:"current"`
+	Output  string `json:"output,omitempty"`
+}
+
+// Config is the .loophook.json in force, for status.
+type Config struct {
+	Path   string       `json:"path"`
+	State  config.State `json:"state"`
+	Tell   string       `json:"tell,omitempty"`
+	Checks []Check      `json:"checks,omitempty"`
+}
+
+// ConfigOf is the .loophook.json of top and the last result of each check
+// in force; nil when there is no file and none approved.
+func ConfigOf(top string) *Config {
+	f := config.Load(top)
+	if f.State == config.StateNone {
+		return nil
+	}
+	rep := &Config{Path: f.Path, State: f.State, Tell: f.Tell()}
+	cs := f.Checks()
+	if len(cs) == 0 {
+		return rep
+	}
+	last := map[string]checks.Result{}
+	for _, r := range checks.Last(top, cs) {
+		last[r.Run] = r
+	}
+	tree := checks.Fingerprint(top)
+	for _, ch := range cs {
+		cr := Check{Name: ch.Name, Run: ch.Run}
+		if r, ok := last[ch.Run]; ok {
+			cr.Result, cr.At, cr.Tree, cr.Output = r.Cause(), r.At, r.Tree, r.Output
+			cr.Current = tree != "" && r.Tree == tree
+		}
+		rep.Checks = append(rep.Checks, cr)
+	}
+	return rep
+}
+
+// Eval is eval's --json: the hook's verdict and what it read.
+type Eval struct {
+	OK       bool          `json:"ok"`
+	Reason   string        `json:"reason"`
+	Rule     criteria.Rule `json:"rule"`
+	State    string        `json:"state,omitempty"`
+	Dialect  string        `json:"dialect,omitempty"`
+	Guard    int           `json:"guard"`
+	Problems []string      `json:"problems,omitempty"`
+	Criteria []Criterion   `json:"criteria,omitempty"`
+}
+
+// EvalOf is the Eval of the hook's result r.
+func EvalOf(r hook.Result) Eval {
+	out := Eval{OK: r.OK, Reason: r.Reason, Rule: r.Rule, Guard: r.Memory.Unchanged}
+	if r.Loaded != nil {
+		out.State = r.Loaded.Path
+		out.Dialect = r.Loaded.Dialect.Name
+		out.Problems = r.Loaded.Problems
+		if s := r.Loaded.Loop; s != nil {
+			for _, c := range s.Criteria {
+				out.Criteria = append(out.Criteria, Criterion(c))
+			}
+		}
+	}
+	return out
+}
