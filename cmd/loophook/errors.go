@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/loophook/loophook/hook"
 )
 
@@ -41,6 +43,14 @@ func say(w io.Writer, tag, format string, args ...any) {
 // tell is say for lines that carry their own tag: the hook's notes.
 func tell(w io.Writer) func(string) {
 	return func(msg string) { say(w, "", "%s", msg) }
+}
+
+// noArguments refuses the arguments of a command that takes flags only.
+func noArguments(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return fail(fmt.Sprintf(hintCommandHelp, c.Command.Name), msgFlagsOnly, c.Command.Name, c.Args().First())
+	}
+	return nil
 }
 
 // report prints err once, tagged as an error unless it is a finding, with

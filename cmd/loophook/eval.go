@@ -33,6 +33,9 @@ func evalCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the evaluation as JSON"},
 		),
 		Action: func(c *cli.Context) error {
+			if err := noArguments(c); err != nil {
+				return err
+			}
 			o, err := options(c)
 			if err != nil {
 				return err

@@ -42,6 +42,9 @@ func statusCommand() *cli.Command {
 			&cli.BoolFlag{Name: "watch", Usage: "redraw the status whenever the state file changes, until interrupted"},
 		),
 		Action: func(c *cli.Context) error {
+			if err := noArguments(c); err != nil {
+				return err
+			}
 			o, err := options(c)
 			if err != nil {
 				return err
@@ -292,8 +295,13 @@ func (g *grid) write(w io.Writer, colour bool) error {
 // colourful reports whether w is a terminal that wants colour: not when
 // NO_COLOR is set (no-color.org) or the terminal is dumb.
 func colourful(w io.Writer) bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && terminal(w)
+}
+
+// terminal reports whether w is a terminal.
+func terminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
@@ -346,7 +354,8 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 }
 
 // watchStatus redraws the status whenever the state file's size or time
-// changes, polling twice a second, until the person interrupts it.
+// changes, polling twice a second, until the person interrupts it: on a
+// terminal in place, elsewhere one drawing after another.
 func watchStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 	var last string
 	for {
@@ -355,8 +364,13 @@ func watchStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 			stamp = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
 		}
 		if stamp != last {
+			switch {
+			case terminal(c.App.Writer):
+				fmt.Fprint(c.App.Writer, clearScreen)
+			case last != "":
+				fmt.Fprintln(c.App.Writer) // a pipe gets each drawing after the last, no screen codes
+			}
 			last = stamp
-			fmt.Fprint(c.App.Writer, clearScreen)
 			if err := showStatus(c, o, found); err != nil {
 				report(c.App.ErrWriter, err)
 			}

@@ -33,6 +33,9 @@ func whyCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the evaluations as a JSON array"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArguments(c); err != nil {
+				return err
+			}
 			if c.Int("n") < 1 {
 				return fail("", msgAtLeastOne, "n", c.Int("n"))
 			}

@@ -41,6 +41,8 @@ const (
 // Errors and their hints.
 const (
 	hintHelp               = "see loophook --help"
+	hintCommandHelp        = "see loophook %s --help"
+	msgFlagsOnly           = "%s takes flags only, not %q"
 	hintInit               = "start a loop with: loophook init --spec \"...\" --criterion \"...\""
 	msgUnknownCommand      = "unknown command %q"
 	msgFlag                = "%v"
