@@ -88,7 +88,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, only string) *cli.App {
 
 // usageError keeps urfave/cli from printing help into stdout.
 func usageError(_ *cli.Context, err error, _ bool) error {
-	return fail(hintHelp, "%s", err)
+	return flagError(err)
 }
 
 // askedForHelp reports whether the arguments ask for help.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,6 +45,46 @@ func say(w io.Writer, tag, format string, args ...any) {
 // tell is say for lines that carry their own tag: the hook's notes.
 func tell(w io.Writer) func(string) {
 	return func(msg string) { say(w, "", "%s", msg) }
+}
+
+// flagError says what the standard library's flag parser, or urfave/cli's
+// reading of an environment variable, found wrong, in loophook's words: a
+// flag is --name, and a bad value says what the flag wants.
+func flagError(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return fail(hintHelp, msgUnknownFlag, strings.TrimLeft(name, "-"))
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fail(hintHelp, msgFlagValue, strings.TrimLeft(name, "-"))
+	}
+	var val, name, env string
+	if _, e := fmt.Sscanf(msg, "invalid value %q for flag -%s", &val, &name); e == nil {
+		name = strings.TrimSuffix(name, ":")
+		return fail(hintHelp, msgBadFlag, name, wants(name), val)
+	}
+	if _, e := fmt.Sscanf(msg, "could not parse %q as %s value from environment variable %q for flag %s", &val, new(string), &env, &name); e == nil {
+		name = strings.TrimSuffix(name, ":")
+		return fail(hintHelp, msgEnv, env, val, name, wants(name))
+	}
+	return fail(hintHelp, "%s", msg)
+}
+
+// wants is what the flag name takes, for a person.
+func wants(name string) string {
+	for _, f := range hookFlags() {
+		if slices.Contains(f.Names(), name) {
+			switch f.(type) {
+			case *cli.IntFlag:
+				return wantWhole
+			case *cli.Float64Flag:
+				return wantNumber
+			case *cli.BoolFlag:
+				return wantBool
+			}
+		}
+	}
+	return wantValid
 }
 
 // noArguments refuses the arguments of a command that takes flags only.

@@ -63,7 +63,7 @@ func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io
 		}
 	}
 	if err != nil {
-		o.Note(errText(err))
+		say(stderr, tagError, "%s", errText(err))
 		o.Misconfigured = err
 	}
 	hook.Run(ev, o, stdin, stdout)
@@ -111,7 +111,7 @@ func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
 	}
 	fallback := hook.Options{Host: guessHost(args)}
 	if err := fs.Parse(args); err != nil {
-		return fallback, fail("", msgFlag, err)
+		return fallback, flagError(err)
 	}
 	if fs.NArg() > 0 {
 		return fallback, fail("", msgArgument, fs.Arg(0))
@@ -122,7 +122,7 @@ func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
 		for _, v := range vars {
 			if val := os.Getenv(v); val != "" && !given[name] {
 				if err := fs.Set(name, val); err != nil {
-					return fallback, fail("", msgEnv, v, val, err)
+					return fallback, fail(hintHelp, msgEnv, v, val, name, wants(name))
 				}
 				break
 			}
