@@ -2,11 +2,8 @@ package main
 
 import (
 	"io"
-	"os"
 
-	"golang.org/x/term"
-
-	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/person"
 )
 
 // personOnly refuses a person-only command (SPEC section 5: accept) unless
@@ -17,21 +14,11 @@ import (
 // one. There is no flag that skips it. It guards against an agent's
 // shortcut, not against a hostile program of the same user.
 func personOnly(command string, stdin io.Reader, getenv func(string) string) error {
-	if h, ok := host.AgentOf(getenv); ok {
-		return fail("", msgPersonOnlyAgent, command, h.Title, markerSet(h, getenv))
+	if h, marker, ok := person.Agent(getenv); ok {
+		return fail("", msgPersonOnlyAgent, command, h.Title, marker)
 	}
-	if f, ok := stdin.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+	if !person.Terminal(stdin) {
 		return fail("", msgPersonOnlyTerminal, command)
 	}
 	return nil
-}
-
-// markerSet names the host's marker that getenv finds set.
-func markerSet(h host.Host, getenv func(string) string) string {
-	for _, v := range h.AgentEnv {
-		if getenv(v) != "" {
-			return v
-		}
-	}
-	return ""
 }
