@@ -31,12 +31,6 @@ func sessionStartCommand() *cli.Command {
 			"   echo '{\"session_id\":\"s1\",\"cwd\":\".\",\"source\":\"resume\"}' | loophook session-start --protocol claude")
 }
 
-// viaEnv is set by the plugin's hook script (.claude-plugin/hook.sh).
-const (
-	viaEnv    = "LOOPHOOK_VIA"
-	viaPlugin = "plugin"
-)
-
 // started is when the process started, as near as Go can tell: a hook
 // that began before another's verdict on the same stop was given ran beside
 // it (hook.Options.Started).
@@ -51,16 +45,11 @@ var started = time.Now()
 // and says why.
 func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io.Writer) {
 	o, err := hookOptions(hookFlags(), args)
-	if h, err := host.Lookup(o.Host.Name); err == nil {
-		h, _ = h.Under(os.Getenv, func(g host.Host) bool { _, ok := install.Registered(g, string(ev)); return ok })
-		o.Host = h.Wire
-	}
+	o.Host = install.CallWire(string(ev), o.Host)
 	o.Note = tell(stderr)
 	o.Started = started
-	if os.Getenv(viaEnv) == viaPlugin {
-		if where, ok := install.InstalledBeside(string(ev)); ok {
-			o.StandAside = fmt.Sprintf(msgStandAside, shown(where))
-		}
+	if where, ok := install.PluginBeside(string(ev)); ok {
+		o.StandAside = fmt.Sprintf(msgStandAside, shown(where))
 	}
 	if err != nil {
 		say(stderr, tagError, "%s", errText(err))
