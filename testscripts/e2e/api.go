@@ -118,8 +118,23 @@ func (r messagesRequest) lastUser() string {
 // What Claude Code 2.1.330 sends the model after a Stop hook blocked with
 // {"decision":"block","reason":R}: a user message feedbackPrefix+R, then a
 // role "system" message blockingError(command, R). (PROTOCOL.md writes the
-// latter without the colon after "command"; the binary has it.)
+// latter without the colon after "command"; the binary has it.) 2.1.332
+// puts a <system-reminder> preamble, saying the text is a hook's output,
+// before feedbackPrefix: make e2e-latest found it.
 const feedbackPrefix = "Stop hook feedback:\n"
+
+// stopFeedback returns the reason of a user message that feeds a Stop
+// hook's block back to the model, in either release's form.
+func stopFeedback(user string) (string, bool) {
+	if r, ok := strings.CutPrefix(user, feedbackPrefix); ok {
+		return r, true
+	}
+	if !strings.HasPrefix(user, "<system-reminder>") {
+		return "", false
+	}
+	_, r, ok := strings.Cut(user, "\n"+feedbackPrefix)
+	return strings.TrimSuffix(r, "\n</system-reminder>"), ok
+}
 
 func blockingError(command, reason string) string {
 	return `Stop hook blocking error from command: "` + command + `": ` + reason
@@ -142,7 +157,11 @@ func (r messagesRequest) isMainLoop(prompt string) bool {
 		return false
 	}
 	last := r.lastUser()
-	return strings.HasSuffix(last, prompt) || strings.HasPrefix(last, feedbackPrefix)
+	if strings.HasSuffix(last, prompt) {
+		return true
+	}
+	_, ok := stopFeedback(last)
+	return ok
 }
 
 // newStubAPI starts the stand-in on 127.0.0.1. The k-th main-loop request

@@ -318,10 +318,10 @@ func checkStops(t *testing.T, sc scenario, run *claudeRun, main []*apiRequest, c
 // command.
 func blockReason(req messagesRequest, command string) (string, error) {
 	user := req.lastUser()
-	if !strings.HasPrefix(user, feedbackPrefix) {
+	reason, ok := stopFeedback(user)
+	if !ok {
 		return "", fmt.Errorf("the last user message is not Stop hook feedback: %q", user)
 	}
-	reason := strings.TrimPrefix(user, feedbackPrefix)
 	last := req.Messages[len(req.Messages)-1]
 	if want := blockingError(command, reason); last.Role != "system" || last.text() != want {
 		return reason, fmt.Errorf("the last message is %s %q, want system %q", last.Role, last.text(), want)
