@@ -72,7 +72,7 @@ func stopProcess(ctx context.Context, input string, env ...string) *exec.Cmd {
 
 // deadlineEnv sets a helper process's stdin deadline: a test that starts
 // many before it writes to any of them, on a loaded machine, can take
-// longer than the hook's 1.5s to start them all.
+// longer than the hook's 5s to start them all.
 const deadlineEnv = "LOOPHOOK_TEST_INPUT_DEADLINE"
 
 // startedEnv tells a helper process when its parent started it.

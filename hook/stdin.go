@@ -11,9 +11,11 @@ import (
 // hold the turn: once a whole JSON object has arrived, the hook waits only
 // a moment for the end of the input (or for more, which makes the input
 // two values), and if input stops coming for inputDeadline before a whole
-// object has, it gives up.
+// object has, it gives up. The deadline only ever runs out on a broken
+// host, so it is generous: on a loaded machine a writer can pause for
+// seconds between two pipe buffers of a large input.
 var (
-	inputDeadline = 1500 * time.Millisecond
+	inputDeadline = 5 * time.Second
 	inputGrace    = 50 * time.Millisecond
 )
 

@@ -20,8 +20,8 @@ func TestStdinNeverClosed(t *testing.T) {
 		name, write, want string
 	}{
 		{"a whole object", stopInput(dir, "s1", false), `{"ok":false,`},
-		{"nothing", "", `{"ok":true,"reason":"the hook could not read its input (nothing arrived on stdin within 1.5s)`},
-		{"half an object", `{"session_id":"s1",`, `{"ok":true,"reason":"the hook could not read its input (stdin did not finish a JSON object within 1.5s)`},
+		{"nothing", "", `{"ok":true,"reason":"the hook could not read its input (nothing arrived on stdin within 5s)`},
+		{"half an object", `{"session_id":"s1",`, `{"ok":true,"reason":"the hook could not read its input (stdin did not finish a JSON object within 5s)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
