@@ -4,68 +4,9 @@ import (
 	"io"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/loophook/loophook/hook/completion"
 )
-
-// Completion scripts, after urfave/cli v2's autocomplete/bash_autocomplete and
-// zsh_autocomplete with PROG set to loophook: the shell asks loophook itself
-// for the words that fit, through the hidden --generate-bash-completion flag.
-var completionScripts = map[string]string{
-	"bash": `# bash completion for loophook; load it with: source <(loophook completion --shell bash)
-
-_loophook_bash_autocomplete() {
-  if [[ "${COMP_WORDS[0]}" != "source" ]]; then
-    local cur opts words cword
-    COMPREPLY=()
-    if declare -F _init_completion >/dev/null 2>&1; then
-      _init_completion -n "=:" || return
-    else
-      # Without the bash-completion package, as the shell splits the line.
-      cur="${COMP_WORDS[COMP_CWORD]}"
-      words=("${COMP_WORDS[@]}")
-      cword=$COMP_CWORD
-    fi
-    words=("${words[@]:0:$cword}")
-    if [[ "$cur" == "-"* ]]; then
-      opts=$("${words[@]}" "$cur" --generate-bash-completion 2>/dev/null)
-    else
-      opts=$("${words[@]}" --generate-bash-completion 2>/dev/null)
-    fi
-    COMPREPLY=($(compgen -W "${opts}" -- "${cur}"))
-    return 0
-  fi
-}
-
-complete -o bashdefault -o default -o nospace -F _loophook_bash_autocomplete loophook
-`,
-	"zsh": `#compdef loophook
-# zsh completion for loophook; load it with: source <(loophook completion --shell zsh)
-# or save it as _loophook in a directory of $fpath.
-
-_loophook() {
-  local -a opts
-  local cur
-  cur=${words[-1]}
-  if [[ "$cur" == "-"* ]]; then
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion)}")
-  else
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion)}")
-  fi
-
-  if [[ "${opts[1]}" != "" ]]; then
-    _describe 'values' opts
-  else
-    _files
-  fi
-}
-
-if [[ "${funcstack[1]}" == "_loophook" ]]; then
-  # Autoloaded from $fpath: this file is the completion function itself.
-  _loophook "$@"
-else
-  compdef _loophook loophook
-fi
-`,
-}
 
 func completionCommand() *cli.Command {
 	return &cli.Command{
@@ -82,7 +23,7 @@ func completionCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			shell := c.String("shell")
-			script, ok := completionScripts[shell]
+			script, ok := completion.Scripts[shell]
 			switch {
 			case shell == "":
 				return fail("loophook completion --shell bash", "--shell is required: bash or zsh")
