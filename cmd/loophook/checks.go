@@ -12,6 +12,7 @@ import (
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/status"
+	"github.com/loophook/loophook/internal/table"
 )
 
 func checkCommand() *cli.Command {
@@ -103,11 +104,11 @@ func configStatus(top string) *status.Config {
 }
 
 // configRows are status's lines of the .loophook.json in force.
-func configRows(g *grid, rep *status.Config) {
+func configRows(g *table.Grid, rep *status.Config) {
 	if rep == nil {
 		return
 	}
-	g.row(cell{text: "checks:"}, cell{text: fmt.Sprintf(msgConfigState, rep.Path, rep.State)})
+	g.Row(table.Cell{Text: "checks:"}, table.Cell{Text: fmt.Sprintf(msgConfigState, rep.Path, rep.State)})
 	for _, c := range rep.Checks {
 		text := fmt.Sprintf(msgCheckNever, c.Name)
 		if c.Result != "" {
@@ -117,7 +118,7 @@ func configRows(g *grid, rep *status.Config) {
 			}
 			text = fmt.Sprintf(msgCheckLast, c.Name, c.Result, c.At.Local().Format("2006-01-02 15:04:05"), shortTree(c.Tree), tree)
 		}
-		g.row(cell{text: ""}, cell{text: text})
+		g.Row(table.Cell{Text: ""}, table.Cell{Text: text})
 	}
 }
 

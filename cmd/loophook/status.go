@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/status"
+	"github.com/loophook/loophook/internal/table"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -109,62 +109,54 @@ func statusSession(c *cli.Context, found hook.Found, stateSession string) string
 	return session
 }
 
-// ANSI styles, used only on a terminal that wants colour.
-const (
-	styleBold  = "\x1b[1m"
-	styleGreen = "\x1b[32m"
-	styleRed   = "\x1b[31m"
-	styleReset = "\x1b[0m"
-)
-
 func printStatus(w io.Writer, st status.Report, colour bool) error {
 	if l := st.Loop; l != nil && len(l.Criteria) > 0 {
 		if _, err := fmt.Fprintln(w, progressBar(l.Met(), len(l.Criteria), colour)); err != nil {
 			return err
 		}
 	}
-	var g grid
-	g.row(cell{text: "state:"}, cell{text: st.State})
-	g.row(cell{text: "dialect:"}, cell{text: st.Dialect})
+	var g table.Grid
+	g.Row(table.Cell{Text: "state:"}, table.Cell{Text: st.State})
+	g.Row(table.Cell{Text: "dialect:"}, table.Cell{Text: st.Dialect})
 	if l := st.Loop; l != nil {
 		spec := oneLine(l.Spec)
 		if spec == "" {
 			spec = "-"
 		}
-		g.row(cell{text: "spec:"}, cell{text: spec})
+		g.Row(table.Cell{Text: "spec:"}, table.Cell{Text: spec})
 		if st.Dialect == schema.Hope.Name {
-			g.row(cell{text: "status:"}, cell{text: l.Status})
-			g.row(cell{text: "iteration:"}, cell{text: number(l.Iteration) + " of " + number(l.MaxIterations)})
-			g.row(cell{text: "stuck:"}, cell{text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
+			g.Row(table.Cell{Text: "status:"}, table.Cell{Text: l.Status})
+			g.Row(table.Cell{Text: "iteration:"}, table.Cell{Text: number(l.Iteration) + " of " + number(l.MaxIterations)})
+			g.Row(table.Cell{Text: "stuck:"}, table.Cell{Text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
 			switch {
 			case l.Budget != nil:
-				g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " of " + number(*l.Budget)})
+				g.Row(table.Cell{Text: "cost:"}, table.Cell{Text: number(l.Cost) + " of " + number(*l.Budget)})
 			case l.Cost > 0:
-				g.row(cell{text: "cost:"}, cell{text: number(l.Cost) + " (no budget)"})
+				g.Row(table.Cell{Text: "cost:"}, table.Cell{Text: number(l.Cost) + " (no budget)"})
 			}
-			g.row(cell{text: "exit signal:"}, cell{text: strconv.FormatBool(l.ExitSignal)})
+			g.Row(table.Cell{Text: "exit signal:"}, table.Cell{Text: strconv.FormatBool(l.ExitSignal)})
 		} else {
-			g.row(cell{text: "stage:"}, cell{text: oneLine(l.Stage)})
+			g.Row(table.Cell{Text: "stage:"}, table.Cell{Text: oneLine(l.Stage)})
 		}
 		for _, r := range []struct{ label, text string }{
 			{"waiting:", l.Waiting}, {"failed:", l.Failed}, {"exhausted:", l.Exhausted},
 		} {
 			if r.text != "" {
-				g.row(cell{text: r.label}, cell{text: oneLine(r.text)})
+				g.Row(table.Cell{Text: r.label}, table.Cell{Text: oneLine(r.text)})
 			}
 		}
 		if l.DoneClaim {
-			g.row(cell{text: "done claim:"}, cell{text: "yes"})
+			g.Row(table.Cell{Text: "done claim:"}, table.Cell{Text: "yes"})
 		}
-		g.row(cell{text: "criteria:"}, cell{text: fmt.Sprintf("%d of %d met", l.Met(), len(l.Criteria))})
+		g.Row(table.Cell{Text: "criteria:"}, table.Cell{Text: fmt.Sprintf("%d of %d met", l.Met(), len(l.Criteria))})
 		if n := len(l.CompletedSteps) + len(l.RemainingSteps); n > 0 {
-			g.row(cell{text: "steps:"}, cell{text: fmt.Sprintf("%d of %d done", len(l.CompletedSteps), n)})
+			g.Row(table.Cell{Text: "steps:"}, table.Cell{Text: fmt.Sprintf("%d of %d done", len(l.CompletedSteps), n)})
 		}
 		if l.NextStep != "" {
-			g.row(cell{text: "next step:"}, cell{text: oneLine(l.NextStep)})
+			g.Row(table.Cell{Text: "next step:"}, table.Cell{Text: oneLine(l.NextStep)})
 		}
 	} else {
-		g.row(cell{text: "problems:"}, cell{text: strconv.Itoa(len(st.Problems))})
+		g.Row(table.Cell{Text: "problems:"}, table.Cell{Text: strconv.Itoa(len(st.Problems))})
 	}
 	session, rule := st.Session, string(st.LastRule)
 	if session == "" {
@@ -173,25 +165,25 @@ func printStatus(w io.Writer, st status.Report, colour bool) error {
 	if rule == "" {
 		rule = "-"
 	}
-	g.row(cell{text: "session:"}, cell{text: oneLine(session)})
+	g.Row(table.Cell{Text: "session:"}, table.Cell{Text: oneLine(session)})
 	if st.Host != "" {
-		g.row(cell{text: "host:"}, cell{text: st.Host})
+		g.Row(table.Cell{Text: "host:"}, table.Cell{Text: st.Host})
 	}
-	g.row(cell{text: "guard:"}, cell{text: fmt.Sprintf("%d of %d", st.Guard, st.GuardLimit)})
+	g.Row(table.Cell{Text: "guard:"}, table.Cell{Text: fmt.Sprintf("%d of %d", st.Guard, st.GuardLimit)})
 	for _, m := range st.Budgets {
-		g.row(cell{text: string(m.Measure) + ":"}, cell{text: budgetBar(m, colour)})
+		g.Row(table.Cell{Text: string(m.Measure) + ":"}, table.Cell{Text: budgetBar(m, colour)})
 	}
 	configRows(&g, st.Config)
-	g.row(cell{text: "last rule:"}, cell{text: rule})
+	g.Row(table.Cell{Text: "last rule:"}, table.Cell{Text: rule})
 	decision := "go on"
 	if st.Verdict.OK {
 		decision = "stop"
 	}
-	g.row(cell{text: "verdict:"}, cell{text: fmt.Sprintf("%s (%s)", decision, st.Verdict.Rule)})
+	g.Row(table.Cell{Text: "verdict:"}, table.Cell{Text: fmt.Sprintf("%s (%s)", decision, st.Verdict.Rule)})
 	if st.Loop != nil {
-		g.row(cell{text: "reason:"}, cell{text: st.Verdict.Reason})
+		g.Row(table.Cell{Text: "reason:"}, table.Cell{Text: st.Verdict.Reason})
 	}
-	if err := g.write(w, colour); err != nil {
+	if err := g.Write(w, colour); err != nil {
 		return err
 	}
 
@@ -204,92 +196,51 @@ func printStatus(w io.Writer, st status.Report, colour bool) error {
 	}
 	if len(st.Loop.Criteria) > 0 {
 		fmt.Fprintln(w)
-		g = grid{}
-		g.row(cell{"CRITERION", styleBold}, cell{"MET", styleBold}, cell{"VERIFICATION", styleBold})
+		g = table.Grid{}
+		g.Row(table.Cell{Text: "CRITERION", Style: table.Bold}, table.Cell{Text: "MET", Style: table.Bold}, table.Cell{Text: "VERIFICATION", Style: table.Bold})
 		for _, c := range st.Loop.Criteria {
-			met := cell{"no", styleRed}
+			met := table.Cell{Text: "no", Style: table.Red}
 			if c.Met {
-				met = cell{"yes", styleGreen}
+				met = table.Cell{Text: "yes", Style: table.Green}
 			}
 			how := c.Verification
 			if how == "" {
 				how = "-"
 			}
-			g.row(cell{text: oneLine(c.Name)}, met, cell{text: how})
+			g.Row(table.Cell{Text: oneLine(c.Name)}, met, table.Cell{Text: how})
 		}
-		if err := g.write(w, colour); err != nil {
+		if err := g.Write(w, colour); err != nil {
 			return err
 		}
 	}
 	if len(st.Loop.CompletedSteps)+len(st.Loop.RemainingSteps) > 0 {
 		fmt.Fprintln(w)
-		g = grid{}
-		g.row(cell{"STEP", styleBold}, cell{"STATE", styleBold})
+		g = table.Grid{}
+		g.Row(table.Cell{Text: "STEP", Style: table.Bold}, table.Cell{Text: "STATE", Style: table.Bold})
 		for _, s := range st.Loop.CompletedSteps {
-			g.row(cell{text: oneLine(s)}, cell{text: "done"})
+			g.Row(table.Cell{Text: oneLine(s)}, table.Cell{Text: "done"})
 		}
 		for i, s := range st.Loop.RemainingSteps {
 			state := "left"
 			if i == 0 {
 				state = "next"
 			}
-			g.row(cell{text: oneLine(s)}, cell{text: state})
+			g.Row(table.Cell{Text: oneLine(s)}, table.Cell{Text: state})
 		}
-		if err := g.write(w, colour); err != nil {
+		if err := g.Write(w, colour); err != nil {
 			return err
 		}
 	}
 	if len(st.Loop.Notes) > 0 {
 		fmt.Fprintln(w)
-		g = grid{}
-		g.row(cell{"A RESUMED AGENT IS TOLD", styleBold})
+		g = table.Grid{}
+		g.Row(table.Cell{Text: "A RESUMED AGENT IS TOLD", Style: table.Bold})
 		for _, n := range st.Loop.Notes {
-			g.row(cell{text: oneLine(n)})
+			g.Row(table.Cell{Text: oneLine(n)})
 		}
-		return g.write(w, colour)
+		return g.Write(w, colour)
 	}
 	return nil
-}
-
-// grid lines up columns by the width a person sees. text/tabwriter would
-// count colour codes as width and skew every coloured column.
-type grid struct {
-	rows [][]cell
-}
-
-type cell struct {
-	text  string
-	style string // an ANSI style, shown only in colour; "" for none
-}
-
-func (g *grid) row(cells ...cell) { g.rows = append(g.rows, cells) }
-
-func (g *grid) write(w io.Writer, colour bool) error {
-	var widths []int
-	for _, r := range g.rows {
-		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
-		}
-	}
-	var b strings.Builder
-	for _, r := range g.rows {
-		for i, c := range r {
-			if colour && c.style != "" {
-				b.WriteString(c.style + c.text + styleReset)
-			} else {
-				b.WriteString(c.text)
-			}
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text)+2))
-			}
-		}
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // colourful reports whether w is a terminal that wants colour: not when
@@ -385,7 +336,7 @@ func progressBar(met, total int, colour bool) string {
 	full := met * width / total
 	bar := strings.Repeat("#", full) + strings.Repeat("-", width-full)
 	if colour {
-		bar = styleGreen + bar[:full] + styleReset + bar[full:]
+		bar = table.Green + bar[:full] + table.Reset + bar[full:]
 	}
 	return fmt.Sprintf("[%s] "+msgProgress, bar, met, total)
 }
@@ -399,7 +350,7 @@ func budgetBar(m criteria.Measured, colour bool) string {
 	full := int(min(m.Used, m.Limit) * width / m.Limit)
 	bar := strings.Repeat("#", full) + strings.Repeat("-", width-full)
 	if colour && m.Reached() {
-		bar = styleRed + bar + styleReset
+		bar = table.Red + bar + table.Reset
 	}
 	return fmt.Sprintf("[%s] "+msgBudget, bar, m.Figure(m.Used), m.Figure(m.Limit))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/status"
+	"github.com/loophook/loophook/internal/table"
 )
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
@@ -40,9 +41,9 @@ func TestPrintStatusColour(t *testing.T) {
 		t.Errorf("colour output without its codes:\n%s\nwant:\n%s", got, plain.String())
 	}
 	for _, want := range []string{
-		styleBold + "CRITERION" + styleReset + "   " + styleBold + "MET" + styleReset,
-		styleGreen + "yes" + styleReset + "  execution output",
-		"dökumented  " + styleRed + "no" + styleReset + "   -",
+		table.Bold + "CRITERION" + table.Reset + "   " + table.Bold + "MET" + table.Reset,
+		table.Green + "yes" + table.Reset + "  execution output",
+		"dökumented  " + table.Red + "no" + table.Reset + "   -",
 	} {
 		if !strings.Contains(colour.String(), want) {
 			t.Errorf("colour output lacks %q:\n%q", want, colour.String())

@@ -1,0 +1,61 @@
+// Package table lines up the columns of what loophook prints, by the width
+// a person sees, with ANSI styles shown only in colour.
+package table
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// ANSI styles, used only on a terminal that wants colour.
+const (
+	Bold  = "\x1b[1m"
+	Green = "\x1b[32m"
+	Red   = "\x1b[31m"
+	Reset = "\x1b[0m"
+)
+
+// Grid lines up columns by the width a person sees. text/tabwriter would
+// count colour codes as width and skew every coloured column.
+type Grid struct {
+	rows [][]Cell
+}
+
+// Cell is a grid's cell.
+type Cell struct {
+	Text  string
+	Style string // an ANSI style, shown only in colour; "" for none
+}
+
+// Row adds a row of cells.
+func (g *Grid) Row(cells ...Cell) { g.rows = append(g.rows, cells) }
+
+// Write writes the rows to w, in colour or not.
+func (g *Grid) Write(w io.Writer, colour bool) error {
+	var widths []int
+	for _, r := range g.rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c.Text))
+		}
+	}
+	var b strings.Builder
+	for _, r := range g.rows {
+		for i, c := range r {
+			if colour && c.Style != "" {
+				b.WriteString(c.Style + c.Text + Reset)
+			} else {
+				b.WriteString(c.Text)
+			}
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.Text)+2))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
