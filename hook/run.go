@@ -391,14 +391,14 @@ func (o Options) find(in Input) Found {
 func (o Options) configured() error {
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
-			return fmt.Errorf(configNoState, o.StatePath, pathCause(err))
+			return fmt.Errorf(configNoState, o.StatePath, PathCause(err))
 		}
 	}
 	if o.Dir != "" {
 		fi, err := os.Stat(o.Dir)
 		switch {
 		case err != nil:
-			return fmt.Errorf(configNoDir, o.Dir, pathCause(err))
+			return fmt.Errorf(configNoDir, o.Dir, PathCause(err))
 		case !fi.IsDir():
 			return fmt.Errorf(configDirNotDir, o.Dir)
 		}
@@ -407,7 +407,7 @@ func (o Options) configured() error {
 }
 
 // pathCause is what went wrong with a path, without the path again.
-func pathCause(err error) error {
+func PathCause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

@@ -123,7 +123,7 @@ func loopControllerFromDocument(doc map[string]any) *criteria.Loop {
 	}
 
 	l := &criteria.Loop{
-		Spec:      tellSystem(str(doc["systemName"]), str(doc["systemId"]), issue(doc["githubIssue"])),
+		Spec:      tellSystem(str(doc["systemName"]), str(doc["systemId"]), asWritten(doc["githubIssue"])),
 		Uncounted: true,
 		RecordIn:  "stages, capabilities and gates",
 		DoneBy:    tellLoopControllerDoneBy(),
@@ -227,8 +227,9 @@ func lcNextState(state string, capabilitiesLeft bool) string {
 	return ""
 }
 
-// issue is a GitHub issue as written: a number or a string.
-func issue(v any) string {
+// asWritten is a value that a file may write as a number or a string (a
+// GitHub issue, a version), for a person.
+func asWritten(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x

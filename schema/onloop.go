@@ -159,7 +159,7 @@ func onLoopFromDocument(doc map[string]any) *criteria.Loop {
 		l.Failed = tellOnLoopFailed(str(doc["error"]))
 	case at < 0:
 		// Only a newer on-loop's file gets here (validateOnLoop).
-		l.Waiting = tellOnLoopUnknownPhase(phase, versionText(doc["version"]))
+		l.Waiting = tellOnLoopUnknownPhase(phase, asWritten(doc["version"]))
 	}
 	retries, max := obj(doc["retries"]), obj(doc["max_retries"])
 	l.Exhausted = onLoopExhausted(retries, max)
@@ -188,16 +188,6 @@ func onLoopBeside(p, phase string) bool {
 	return p == "DOC" && phase == "BUILD" || p == "BUILD" && phase == "DOC"
 }
 
-// versionText is a file's version as written, for a person.
-func versionText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return number(x)
-	}
-	return ""
-}
 
 // onLoopExhausted says which retries went past their limit; "" when none.
 func onLoopExhausted(retries, max map[string]any) string {

@@ -69,17 +69,3 @@ func writeFile(target string, data []byte) error {
 
 // writeIn is hook.WriteIn; tests replace it to fail half-way.
 var writeIn = hook.WriteIn
-
-// pathCause drops the path from an os error where the message names the
-// file already.
-func pathCause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}

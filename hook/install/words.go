@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
 )
 
@@ -102,11 +103,11 @@ func errCannotChange(path string, err error, command string) error {
 }
 
 func errRead(name string, err error) error {
-	return refuse("", "read %s: %v", name, pathCause(err))
+	return refuse("", "read %s: %v", name, hook.PathCause(err))
 }
 
 func errWrite(name string, err error) error {
-	return refuse("", "write %s: %v", name, pathCause(err))
+	return refuse("", "write %s: %v", name, hook.PathCause(err))
 }
 
 func errLarger(limit int64) error {
@@ -168,5 +169,5 @@ func errTrustEdit(path, hint string, err error) error {
 
 func errTrustWrite(trust, hooks, title, hint string, err error) error {
 	return refuse(hint+", or run loophook install again",
-		"write %s: %v; the hooks are in %s, but %s skips them until they are trusted", trust, pathCause(err), hooks, strings.Fields(title)[0])
+		"write %s: %v; the hooks are in %s, but %s skips them until they are trusted", trust, hook.PathCause(err), hooks, strings.Fields(title)[0])
 }

@@ -90,20 +90,6 @@ func brokenName(dir *os.Root, name string, now time.Time) (string, error) {
 	return "", errAllTaken(base)
 }
 
-// pathCause drops the path from an os error where the message names the file
-// already.
-func pathCause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
 // errOpen says that the directory name cannot be opened to write in, unless
 // err says why already.
 func errOpen(name string, err error) error {
@@ -111,5 +97,5 @@ func errOpen(name string, err error) error {
 	if errors.As(err, &r) {
 		return err
 	}
-	return refuse("", "open %s: %v", name, pathCause(err))
+	return refuse("", "open %s: %v", name, hook.PathCause(err))
 }

@@ -3,6 +3,8 @@ package statefile
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/loophook/loophook/hook"
 )
 
 // Every sentence of this package a person reads.
@@ -16,11 +18,11 @@ const (
 )
 
 func errCreate(name string, err error) error {
-	return refuse("", "create %s: %v", name, pathCause(err))
+	return refuse("", "create %s: %v", name, hook.PathCause(err))
 }
 
 func errWrite(name string, err error) error {
-	return refuse("", "write %s: %v", name, pathCause(err))
+	return refuse("", "write %s: %v", name, hook.PathCause(err))
 }
 
 func errLink(name, hint string) error {
