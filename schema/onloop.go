@@ -188,7 +188,6 @@ func onLoopBeside(p, phase string) bool {
 	return p == "DOC" && phase == "BUILD" || p == "BUILD" && phase == "DOC"
 }
 
-
 // onLoopExhausted says which retries went past their limit; "" when none.
 func onLoopExhausted(retries, max map[string]any) string {
 	var over []string
