@@ -106,9 +106,7 @@ func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
 	in, err := o.Host.ReadInput(stdin)
 	switch {
 	case err != nil:
-		if ev == EventSessionStart {
-			o.note(err.Error())
-		}
+		o.note(fmt.Sprintf(noteBadInput, err))
 		r.Verdict = criteria.Decide(criteria.Evaluation{BadInput: err.Error()}, o.Limits)
 	case ev == EventSessionStart:
 		r = Begin(o, in)

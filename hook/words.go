@@ -19,6 +19,7 @@ const (
 const (
 	noteInternal = "internal error: %v\n%s"
 	noteNote     = "note: %v"
+	noteBadInput = "error: %v"
 )
 
 // Hook input problems.

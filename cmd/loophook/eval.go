@@ -88,7 +88,7 @@ func evalInput(c *cli.Context) (hook.Input, error) {
 			data, err = os.ReadFile(name)
 		}
 		if err != nil {
-			return in, fail("", "read hook input: %v", err)
+			return in, fail(hintInput, msgReadInput, name, pathCause(err))
 		}
 		if in, err = hook.ReadInput(bytes.NewReader(data)); err != nil {
 			return in, fail("the file should hold one hook input JSON object, as Claude Code sends it", "%s: %v", name, err)

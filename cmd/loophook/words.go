@@ -45,6 +45,8 @@ const (
 	msgFlagsOnly           = "%s takes flags only, not %q"
 	hintInit               = "start a loop with: loophook init --spec \"...\" --criterion \"...\""
 	msgUnknownCommand      = "unknown command %q"
+	msgReadInput           = "read the hook input %s: %v"
+	hintInput              = "--input names a file that holds one hook input JSON object, as the host sent it, or - for stdin"
 	msgUnknownFlag         = "unknown flag --%s"
 	msgFlagValue           = "--%s needs a value"
 	msgBadFlag             = "--%s wants %s, not %q"
