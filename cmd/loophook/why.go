@@ -3,16 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
-	"github.com/loophook/loophook/hook/checks"
-	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/status"
 )
 
 func whyCommand() *cli.Command {
@@ -43,15 +40,11 @@ func whyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			entries, err := hook.Journal{Dir: hook.StoreFor(found).Dir}.Read(c.String("session"))
+			entries, err := status.Timeline(found, c.String("session"), c.Int("n"))
 			if err != nil {
 				return fail("", msgReadJournal, err)
 			}
-			entries = entries[max(0, len(entries)-c.Int("n")):]
 			if c.Bool("json") {
-				if entries == nil {
-					entries = []hook.Entry{}
-				}
 				return hook.WriteJSON(c.App.Writer, entries)
 			}
 			if len(entries) == 0 {
@@ -61,7 +54,7 @@ func whyCommand() *cli.Command {
 			if err := printTimeline(c.App.Writer, entries); err != nil {
 				return err
 			}
-			if slices.ContainsFunc(entries, func(e hook.Entry) bool { return e.Rule == criteria.RuleCheckFailed }) {
+			if status.CheckFailed(entries) {
 				top, err := workTreeTop(c.String("dir"))
 				if err != nil {
 					return err
@@ -77,10 +70,7 @@ func whyCommand() *cli.Command {
 // how it ended, the last lines it printed, and the file that keeps its
 // whole output (its last MiB).
 func printFailedChecks(w io.Writer, top string) {
-	for _, r := range checks.Last(top, config.Load(top).Checks()) {
-		if r.Passed() {
-			continue
-		}
+	for _, r := range status.FailedChecks(top) {
 		fmt.Fprintf(w, "\n"+msgFailedCheck+"\n", r.Name, r.Run, r.Cause(), r.At.Local().Format("15:04:05"))
 		for _, line := range strings.Split(r.Tail, "\n") {
 			fmt.Fprintf(w, "  | %s\n", line)

@@ -1,0 +1,40 @@
+package status
+
+import (
+	"slices"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/checks"
+	"github.com/loophook/loophook/hook/config"
+)
+
+// Timeline is the last n evaluations of the loop found, of the session
+// named ("" for every session), oldest first; never nil.
+func Timeline(found hook.Found, session string, n int) ([]hook.Entry, error) {
+	entries, err := hook.Journal{Dir: hook.StoreFor(found).Dir}.Read(session)
+	if err != nil {
+		return nil, err
+	}
+	if entries == nil {
+		return []hook.Entry{}, nil
+	}
+	return entries[max(0, len(entries)-n):], nil
+}
+
+// CheckFailed reports whether a check's failure decided one of entries.
+func CheckFailed(entries []hook.Entry) bool {
+	return slices.ContainsFunc(entries, func(e hook.Entry) bool { return e.Rule == criteria.RuleCheckFailed })
+}
+
+// FailedChecks are the last results of the checks in force at top whose
+// last run failed.
+func FailedChecks(top string) []checks.Result {
+	var failed []checks.Result
+	for _, r := range checks.Last(top, config.Load(top).Checks()) {
+		if !r.Passed() {
+			failed = append(failed, r)
+		}
+	}
+	return failed
+}
