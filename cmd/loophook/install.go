@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/install"
 	"github.com/urfave/cli/v2"
@@ -203,16 +201,8 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 // the project's .loophook.json asks for a token budget: one that would
 // never be reached must not look as if it held. "" otherwise.
 func tokensUnrecorded(h host.Host, wd string) string {
-	if h.Usage != nil {
-		return ""
+	if path := install.TokensUnmeasured(h, wd); path != "" {
+		return fmt.Sprintf(msgTokensUnrecorded, h.Title, shown(path))
 	}
-	path := filepath.Join(config.Top(wd), config.File)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	if cfg, err := config.Parse(data); err != nil || cfg.Budget.Tokens == 0 {
-		return ""
-	}
-	return fmt.Sprintf(msgTokensUnrecorded, h.Title, shown(path))
+	return ""
 }
