@@ -1,0 +1,36 @@
+package status
+
+import (
+	"testing"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+)
+
+func TestOfAnInvalidStateHasItsProblemsAndNoLoop(t *testing.T) {
+	r := hook.Result{Verdict: criteria.Verdict{Rule: criteria.RuleUnmet, Reason: "repair it"}}
+	st := Of(r, criteria.Limits{GuardLimit: 3}, "state.json", "s1", hook.Memory{Unchanged: 2})
+	if st.Valid || st.Loop != nil {
+		t.Errorf("a result without a loop read as valid: %+v", st)
+	}
+	if st.Guard != 2 || st.GuardLimit != 3 || st.Session != "s1" || st.Verdict.Reason != "repair it" {
+		t.Errorf("Of = %+v", st)
+	}
+}
+
+func TestCheckFailedOnlyWhenACheckDecided(t *testing.T) {
+	entries := []hook.Entry{{Rule: criteria.RuleUnmet}}
+	if CheckFailed(entries) {
+		t.Error("CheckFailed with no check-failed entry = true")
+	}
+	if !CheckFailed(append(entries, hook.Entry{Rule: criteria.RuleCheckFailed})) {
+		t.Error("CheckFailed with a check-failed entry = false")
+	}
+}
+
+func TestLoopMetCounts(t *testing.T) {
+	l := &Loop{Criteria: []Criterion{{Met: true}, {Met: false}, {Met: true}}}
+	if got := l.Met(); got != 2 {
+		t.Errorf("Met = %d, want 2", got)
+	}
+}
