@@ -159,17 +159,20 @@ func TestLoop(t *testing.T) {
 		wantContext:    []string{spec},
 		wantEndMessage: true,
 	}, {
-		// Rule 4: a paused loop does not hold the session.
-		name:      "paused",
-		state:     with(loop("empty input parses"), "status", "paused"),
-		wantTurns: 1,
-		noContext: true,
+		// Rule 4: a paused loop does not hold the session, and a pause
+		// with work unmet is told to the person (SPEC §2 rule 4).
+		name:           "paused",
+		state:          with(loop("empty input parses"), "status", "paused"),
+		wantTurns:      1,
+		noContext:      true,
+		wantEndMessage: true,
 	}, {
-		// Rule 4 again: nor does a cancelled one.
-		name:      "cancelled",
-		state:     with(loop("empty input parses"), "status", "cancelled"),
-		wantTurns: 1,
-		noContext: true,
+		// Rule 4 again: nor does a cancelled one, told likewise.
+		name:           "cancelled",
+		state:          with(loop("empty input parses"), "status", "cancelled"),
+		wantTurns:      1,
+		noContext:      true,
+		wantEndMessage: true,
 	}, {
 		// Rule 1: no .loop at all.
 		name:      "no loop",
