@@ -25,7 +25,7 @@ func evalCommand() *cli.Command {
 			"   loophook eval\n" +
 			"   loophook eval --stop-hook-active --json\n" +
 			"   loophook eval --input hook-input.json   # replay what Claude Code sent",
-		Flags: append(evalFlags(),
+		Flags: append(hookFlags(),
 			&cli.BoolFlag{Name: "stop-hook-active", Usage: "evaluate as a stop that follows a block in the same turn"},
 			&cli.StringFlag{Name: "last-message", Usage: "the agent's last message `TEXT`, for --require-marker"},
 			&cli.StringFlag{Name: "input", Usage: "replay the hook input in `FILE` (- for stdin)"},
@@ -47,7 +47,7 @@ func evalCommand() *cli.Command {
 					return fail("", "--state %s: %v", o.StatePath, errors.Unwrap(err))
 				}
 			}
-			in, err := evalInput(c)
+			in, err := evalInput(c, o.Host)
 			if err != nil {
 				return err
 			}
@@ -77,7 +77,7 @@ func evalCommand() *cli.Command {
 }
 
 // evalInput is the hook input to evaluate: a replayed one, or one made from flags.
-func evalInput(c *cli.Context) (hook.Input, error) {
+func evalInput(c *cli.Context, h hook.Wire) (hook.Input, error) {
 	var in hook.Input
 	if name := c.String("input"); name != "" {
 		var data []byte
@@ -90,7 +90,7 @@ func evalInput(c *cli.Context) (hook.Input, error) {
 		if err != nil {
 			return in, fail(hintInput, msgReadInput, name, pathCause(err))
 		}
-		if in, err = hook.ReadInput(bytes.NewReader(data)); err != nil {
+		if in, err = h.ReadInput(bytes.NewReader(data)); err != nil {
 			return in, fail("the file should hold one hook input JSON object, as Claude Code sends it", "%s: %v", name, err)
 		}
 	}
