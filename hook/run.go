@@ -77,6 +77,9 @@ type Result struct {
 	// Notice is what the person is told beside the answer, whatever it
 	// is: the state of a .loophook.json, once a session.
 	Notice string
+	// Removed are the contract's criteria that the state no longer lists:
+	// unmet, so that what a person reads agrees with the verdict.
+	Removed []string
 }
 
 // Run answers one hook call: it reads the input, finds the state, decides
@@ -178,11 +181,12 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		}
 		// The contract is checked at every stop, whatever the state's
 		// progress: a dropped criterion must never pass unnoticed.
-		e.Removed, contractErr = nil, nil
+		e.Removed, r.Removed, contractErr = nil, nil, nil
 		if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
 			var check ContractCheck
 			check, contractErr = store.Check(l.Loop, l.Progress, remember, time.Now())
 			e.Removed, r.Began = check.Removed, check.Began
+			r.Removed = check.Removed
 		}
 		changed = !ok || len(prev.Seen) == 0 || prev.Seen[len(prev.Seen)-1] != l.Progress
 		e.Unchanged, e.Continuations, e.Unenforced, lostErr = 0, 0, "", lost

@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/status"
 )
@@ -121,26 +120,19 @@ func printEval(w io.Writer, r hook.Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if r.Loaded == nil || r.Loaded.Loop == nil || r.Loaded.Loop.Criteria.Len() == 0 {
+	cs := status.CriteriaOf(r)
+	if len(cs) == 0 {
 		return nil
 	}
 	fmt.Fprintln(w)
-	return criteriaTable(w, r.Loaded.Loop)
-}
-
-// criteriaTable prints one aligned row per criterion.
-func criteriaTable(w io.Writer, s *criteria.Loop) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CRITERION\tMET\tVERIFICATION")
-	for _, c := range s.Criteria {
-		met, how := "no", c.Verification
+	for _, c := range cs {
+		met := "no"
 		if c.Met {
 			met = "yes"
 		}
-		if how == "" {
-			how = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(c.Name), met, how)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(c.Name), met, verification(c))
 	}
 	return tw.Flush()
 }

@@ -203,11 +203,7 @@ func printStatus(w io.Writer, st status.Report, colour bool) error {
 			if c.Met {
 				met = table.Cell{Text: "yes", Style: table.Green}
 			}
-			how := c.Verification
-			if how == "" {
-				how = "-"
-			}
-			g.Row(table.Cell{Text: oneLine(c.Name)}, met, table.Cell{Text: how})
+			g.Row(table.Cell{Text: oneLine(c.Name)}, met, table.Cell{Text: verification(c)})
 		}
 		if err := g.Write(w, colour); err != nil {
 			return err

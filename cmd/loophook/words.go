@@ -7,6 +7,7 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
+	"github.com/loophook/loophook/hook/status"
 )
 
 // Every sentence a person reads from loophook's commands is written here or
@@ -175,3 +176,14 @@ const (
 
 // why's lines for a failed check.
 const msgFailedCheck = "check %q (%s) %s at %s:"
+
+// verification is a criterion's VERIFICATION column.
+func verification(c status.Criterion) string {
+	switch {
+	case c.Removed:
+		return "removed from the state: unmet until loophook accept"
+	case c.Verification == "":
+		return "-"
+	}
+	return c.Verification
+}

@@ -86,6 +86,25 @@ type Criterion struct {
 	Name         string `json:"name"`
 	Met          bool   `json:"met"`
 	Verification string `json:"verification,omitempty"`
+	// Removed says the criterion is the contract's and the state no
+	// longer lists it: unmet until a person runs loophook accept.
+	Removed bool `json:"removed,omitempty"`
+}
+
+// CriteriaOf are the criteria of an evaluation, the contract's removed
+// ones last, as the verdict counts them.
+func CriteriaOf(r hook.Result) []Criterion {
+	out := []Criterion{}
+	if r.Loaded == nil || r.Loaded.Loop == nil {
+		return out
+	}
+	for _, c := range r.Loaded.Loop.Criteria {
+		out = append(out, Criterion{Name: c.Name, Met: c.Met, Verification: c.Verification})
+	}
+	for _, name := range r.Removed {
+		out = append(out, Criterion{Name: name, Removed: true})
+	}
+	return out
 }
 
 // Of is the report of an evaluation r of the state at path, with the
@@ -138,9 +157,7 @@ func Of(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memor
 	if b, ok := criteria.Budget(s, lim); ok {
 		l.Budget = &b
 	}
-	for _, c := range s.Criteria {
-		l.Criteria = append(l.Criteria, Criterion(c))
-	}
+	l.Criteria = CriteriaOf(r)
 	st.Loop = l
 	return st
 }
@@ -236,10 +253,8 @@ func EvalOf(r hook.Result) Eval {
 		out.State = r.Loaded.Path
 		out.Dialect = r.Loaded.Dialect.Name
 		out.Problems = r.Loaded.Problems
-		if s := r.Loaded.Loop; s != nil {
-			for _, c := range s.Criteria {
-				out.Criteria = append(out.Criteria, Criterion(c))
-			}
+		if r.Loaded.Loop != nil {
+			out.Criteria = CriteriaOf(r)
 		}
 	}
 	return out
