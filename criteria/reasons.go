@@ -49,7 +49,7 @@ func reasonInactive(status string) string {
 // reasonInactiveUnmet tells the person that a loop stopped with work unmet,
 // what is unmet and how to resume it.
 func reasonInactiveUnmet(l *Loop, path string, missing []string, n int, removed []string) string {
-	head := fmt.Sprintf("loop is %s with %d of %d criteria unmet: ", clip(l.LoopStatus), n+len(removed), l.Criteria.Len()+len(removed))
+	head := fmt.Sprintf("loop is %s with %s unmet: ", clip(l.LoopStatus), ofCriteria(n+len(removed), l.Criteria.Len()+len(removed)))
 	tail := fmt.Sprintf("; to resume it, set status to in_progress in %s (or /loop continue)", path)
 	if l.CancelRecorded {
 		tail = fmt.Sprintf("; loophook cancel left %s as it was and recorded the cancel: to resume the loop, run loophook accept", path)
@@ -153,7 +153,7 @@ func reasonGuard(unchanged int, path string) string {
 
 func reasonCheckpoint(l *Loop, lim Limits) string {
 	_, n := l.Unmet(0)
-	return fmt.Sprintf("checkpoint at %s (%d of %d criteria met): the loop pauses for you after each unit of work; reply to go on", where(l, lim), l.Criteria.Len()-n, l.Criteria.Len())
+	return fmt.Sprintf("checkpoint at %s (%s met): the loop pauses for you after each unit of work; reply to go on", where(l, lim), ofCriteria(l.Criteria.Len()-n, l.Criteria.Len()))
 }
 
 func reasonContinuationLimit(n, limit int) string {
@@ -161,9 +161,9 @@ func reasonContinuationLimit(n, limit int) string {
 }
 
 func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int, removed []string) string {
-	head := fmt.Sprintf("%s: %d of %d criteria unmet: ", where(l, lim), n+len(removed), l.Criteria.Len()+len(removed))
+	head := fmt.Sprintf("%s: %s unmet: ", where(l, lim), ofCriteria(n+len(removed), l.Criteria.Len()+len(removed)))
 	if l.DoneClaim {
-		head = fmt.Sprintf("%s: the loop is marked done, but %d of %d criteria unmet: ", where(l, lim), n+len(removed), l.Criteria.Len()+len(removed))
+		head = fmt.Sprintf("%s: the loop is marked done, but %s unmet: ", where(l, lim), ofCriteria(n+len(removed), l.Criteria.Len()+len(removed)))
 	}
 	record := "criteriaStatus"
 	if l.RecordIn != "" {
@@ -453,6 +453,15 @@ func doneBy(s *Loop) string {
 		return "your last message says " + Marker
 	}
 	return "exit_signal is true"
+}
+
+// ofCriteria says "1 of 1 criterion" or "2 of 3 criteria": the noun
+// agrees with the total.
+func ofCriteria(n, total int) string {
+	if total == 1 {
+		return fmt.Sprintf("%d of 1 criterion", n)
+	}
+	return fmt.Sprintf("%d of %d criteria", n, total)
 }
 
 // count says "1 criterion" or "3 criteria".

@@ -69,7 +69,7 @@ func TestMemoryFIFODoesNotBlock(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a named pipe in the memory blocked the stop")
 	}
-	if !strings.HasPrefix(stdout.String(), `{"ok":false,"reason":"iteration 1 of 10: 1 of 1 criteria unmet`) {
+	if !strings.HasPrefix(stdout.String(), `{"ok":false,"reason":"iteration 1 of 10: 1 of 1 criterion unmet`) {
 		t.Errorf("stdout: %s", stdout.String())
 	}
 	if !strings.Contains(stderr.String(), "s1.json is not a regular file; the guard counts afresh") {

@@ -62,7 +62,7 @@ func TestPanicHoldingTheMemoryLock(t *testing.T) {
 
 	writeTemp = (*os.File).Write
 	out, errOut = stop()
-	if errOut != "" || !strings.HasPrefix(out, `{"ok":false,"reason":"iteration 1 of 10: 1 of 1 criteria unmet`) {
+	if errOut != "" || !strings.HasPrefix(out, `{"ok":false,"reason":"iteration 1 of 10: 1 of 1 criterion unmet`) {
 		t.Fatalf("after the panic: stdout %q, stderr %q", out, errOut)
 	}
 	if m, _, _ := store.Read("s1"); m.Unchanged != 1 {

@@ -334,7 +334,7 @@ func progressBar(met, total int, colour bool) string {
 	if colour {
 		bar = table.Green + bar[:full] + table.Reset + bar[full:]
 	}
-	return fmt.Sprintf("[%s] "+msgProgress, bar, met, total)
+	return fmt.Sprintf("[%s] "+msgProgress(met, total), bar)
 }
 
 // budgetBar shows a measured budget as used of limit, with a bar.

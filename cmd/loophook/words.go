@@ -70,7 +70,6 @@ const (
 	msgCancelDialectFailed = "cannot cancel the loop in %s: %v"
 	hintCancelDialect      = "stop that loop the way its own system does"
 	msgStandAside          = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
-	msgProgress            = "%d of %d criteria met"
 	msgBudget              = "%s of %s"
 	msgUnrecorded          = "limit %s, not recorded by this host"
 	msgTokensUnrecorded    = "%s records no token usage: the token budget of %s cannot be measured there, and will not end a loop"
@@ -186,4 +185,12 @@ func verification(c status.Criterion) string {
 		return "-"
 	}
 	return c.Verification
+}
+
+// msgProgress is the bar's caption: the noun agrees with the total.
+func msgProgress(met, total int) string {
+	if total == 1 {
+		return fmt.Sprintf("%d of 1 criterion met", met)
+	}
+	return fmt.Sprintf("%d of %d criteria met", met, total)
 }

@@ -49,7 +49,7 @@ func TestPanicLetsTheAgentStop(t *testing.T) {
 // valid UTF-8, no raw control characters, an object, and the reason intact
 // in the strict protocol.
 func FuzzAnswers(f *testing.F) {
-	for _, s := range []string{"", " ", "iteration 1 of 10: 1 of 1 criteria unmet", "<loop-complete> & \u2028 \x00 \xff", strings.Repeat("é", 600)} {
+	for _, s := range []string{"", " ", "iteration 1 of 10: 1 of 1 criterion unmet", "<loop-complete> & \u2028 \x00 \xff", strings.Repeat("é", 600)} {
 		f.Add(s, false, string(criteria.RuleUnmet))
 		f.Add(s, true, string(criteria.RuleComplete))
 	}
