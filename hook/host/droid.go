@@ -30,6 +30,8 @@ var droid = Host{
 		// The session's working directory, a subdirectory when droid starts
 		// in one: the search climbs from there.
 		ProjectDir: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+		// The person sees systemMessage (PROTOCOL.md); the model never does.
+		Tells: "systemMessage",
 	},
 	// Droid sets no variable of its own for the commands its Execute tool
 	// runs (seen on 0.225.2); it does set this one, for them and its hooks,

@@ -32,6 +32,8 @@ var qwen = Host{
 		// The directory qwen started in, as cwd; QWEN_CODE_PROJECT_DIR is
 		// Qwen's own data folder, not the project.
 		ProjectDir: []string{"QWEN_PROJECT_DIR"},
+		// The person sees systemMessage (PROTOCOL.md); the model never does.
+		Tells: "systemMessage",
 	},
 	// Set by Qwen Code's shell tool for the commands it runs (the 0.24.4
 	// bundle's shell execution: QWEN_CODE: "1"); not in its hooks'.
