@@ -93,22 +93,12 @@ func printCheck(w io.Writer, r checks.Result) {
 	}
 }
 
-// configStatus is the .loophook.json of top and its checks' last results,
-// for status, its path as a person reads it.
-func configStatus(top string) *status.Config {
-	rep := status.ConfigOf(top)
-	if rep != nil {
-		rep.Path = shown(rep.Path)
-	}
-	return rep
-}
-
 // configRows are status's lines of the .loophook.json in force.
 func configRows(g *table.Grid, rep *status.Config) {
 	if rep == nil {
 		return
 	}
-	g.Row(table.Cell{Text: "checks:"}, table.Cell{Text: fmt.Sprintf(msgConfigState, rep.Path, rep.State)})
+	g.Row(table.Cell{Text: "checks:"}, table.Cell{Text: fmt.Sprintf(msgConfigState, shown(rep.Path), rep.State)})
 	for _, c := range rep.Checks {
 		text := fmt.Sprintf(msgCheckNever, c.Name)
 		if c.Result != "" {

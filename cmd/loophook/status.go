@@ -116,7 +116,7 @@ func printStatus(w io.Writer, st status.Report, colour bool) error {
 		}
 	}
 	var g table.Grid
-	g.Row(table.Cell{Text: "state:"}, table.Cell{Text: st.State})
+	g.Row(table.Cell{Text: "state:"}, table.Cell{Text: shown(st.State)})
 	g.Row(table.Cell{Text: "dialect:"}, table.Cell{Text: st.Dialect})
 	if l := st.Loop; l != nil {
 		spec := oneLine(l.Spec)
@@ -283,8 +283,10 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 	// A dry run of the turn's first stop: memory errors were said above.
 	o.NoChecks = true // a look runs no command; the checks' last results show below
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
-	st := status.Of(r, o.Limits, shown(path), session, mem)
-	st.Config = configStatus(config.Top(o.Dir))
+	// --json names files in full, so that a script's result does not
+	// depend on where it ran; the text shows them as a person reads them.
+	st := status.Of(r, o.Limits, path, session, mem)
+	st.Config = status.ConfigOf(config.Top(o.Dir))
 	st.Host = status.LastHost(found, session)
 	if c.Bool("json") {
 		err = hook.WriteJSON(c.App.Writer, st)
@@ -295,7 +297,7 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 		return err
 	}
 	if !st.Valid {
-		return invalidState(st.State, st.Dialect, len(st.Problems))
+		return invalidState(shown(st.State), st.Dialect, len(st.Problems))
 	}
 	return nil
 }
