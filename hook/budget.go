@@ -13,6 +13,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -165,7 +166,7 @@ func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
 	s := &r.Sources[i]
 	s.Read = now.Unix()
 	if src.Summed {
-		data, err := ReadRegular(src.Path, maxSummed)
+		data, err := regular.Read(src.Path, maxSummed)
 		if absent(err) {
 			return nil
 		}
@@ -188,7 +189,7 @@ func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
 	if src.Await != nil {
 		await(src.Await)
 	}
-	f, fi, err := openRegular(src.Path)
+	f, fi, err := regular.Open(src.Path)
 	if absent(err) {
 		return nil
 	}
@@ -276,7 +277,7 @@ func (s Store) updateBudgetIn(dir string, began time.Time, remember bool, now ti
 	}
 	var r budgetRecord
 	var note error
-	data, err := ReadRegular(path, maxMemory)
+	data, err := regular.Read(path, maxMemory)
 	switch {
 	case absent(err):
 	case err != nil:

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/loophook/loophook/hook/regular"
 )
 
 // cancelledFile is the hook's record that a person cancelled the loop of
@@ -73,7 +75,7 @@ func (s Store) Cancelled(l *Loaded, forget bool) (bool, error) {
 		return false, nil
 	}
 	path := filepath.Join(s.Cache, cancelledFile)
-	data, err := ReadRegular(path, maxCancelled)
+	data, err := regular.Read(path, maxCancelled)
 	if absent(err) {
 		return false, nil
 	}

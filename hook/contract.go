@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/regular"
 )
 
 // contractFile is the loop's contract in the store: a leading dot keeps it
@@ -235,11 +236,11 @@ func (s Store) readContract() (c Contract, found bool, err error) {
 // readContractAt reads a contract file; found is false when there is none,
 // or it is not the hook's (err is then a damagedContract).
 func readContractAt(path string) (c Contract, found bool, err error) {
-	data, err := ReadRegular(path, MaxState)
+	data, err := regular.Read(path, MaxState)
 	switch {
 	case absent(err):
 		return c, false, nil
-	case errors.Is(err, errNotRegular):
+	case errors.Is(err, regular.ErrNotRegular):
 		return c, false, damagedContract{path, contractNotRegular}
 	case err != nil:
 		return c, false, fmt.Errorf(contractUnreadable, path, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/regular"
 )
 
 // JournalFile is the journal's name in the memory directory.
@@ -50,14 +51,14 @@ func (j Journal) Append(e Entry) error {
 	}
 	line := e.appendJSON(nil)
 	path := filepath.Join(j.Dir, JournalFile)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|openNonblock, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|regular.Nonblock, 0o600)
 	if err != nil {
 		return err
 	}
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return errNotRegular
+		return regular.ErrNotRegular
 	}
 	_, err = f.Write(append(line, '\n'))
 	f.Close()
@@ -154,7 +155,7 @@ func (j Journal) Read(session string) ([]Entry, error) {
 
 // readCapped reads a regular file of at most max bytes.
 func readCapped(path string, max int64) ([]byte, error) {
-	f, fi, err := openRegular(path)
+	f, fi, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}

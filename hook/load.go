@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -39,11 +40,11 @@ func Load(f Found) *Loaded {
 // ReadStateFile reads a state file within the size cap, refusing what is not
 // a regular file; its errors say what is wrong with the file.
 func ReadStateFile(path string) ([]byte, error) {
-	f, fi, err := openRegular(path)
+	f, fi, err := regular.Open(path)
 	switch {
-	case errors.Is(err, errNotRegular) && fi.IsDir():
+	case errors.Is(err, regular.ErrNotRegular) && fi.IsDir():
 		return nil, errors.New(problemDirectory)
-	case errors.Is(err, errNotRegular):
+	case errors.Is(err, regular.ErrNotRegular):
 		return nil, errors.New(problemNotRegular)
 	case err != nil:
 		return nil, openError(err)
@@ -59,7 +60,7 @@ func ReadStateFile(path string) ([]byte, error) {
 	case err == nil:
 		return nil, errors.New(problemChanged) // it grew
 	case err != io.ErrUnexpectedEOF && err != io.EOF:
-		return nil, fmt.Errorf(problemUnreadable, cause(err))
+		return nil, fmt.Errorf(problemUnreadable, regular.PathCause(err))
 	}
 	return data[:n], nil
 }
@@ -71,14 +72,5 @@ func openError(err error) error {
 	case errors.Is(err, fs.ErrPermission):
 		return errors.New(problemPermission)
 	}
-	return fmt.Errorf(problemUnopenable, cause(err))
-}
-
-// cause drops the path from an os error: the reason names the file already.
-func cause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+	return fmt.Errorf(problemUnopenable, regular.PathCause(err))
 }

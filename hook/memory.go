@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -190,13 +191,13 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 // readMemory reads one memory file. It opens only a regular file, without
 // blocking on a named pipe, and reads at most maxMemory bytes of it.
 func readMemory(path string) (m Memory, ok bool, err error) {
-	data, err := ReadRegular(path, maxMemory)
+	data, err := regular.Read(path, maxMemory)
 	switch {
 	case absent(err):
 		return m, false, nil
-	case errors.Is(err, errNotRegular):
+	case errors.Is(err, regular.ErrNotRegular):
 		return m, false, fmt.Errorf(memoryNotRegular, path)
-	case errors.Is(err, ErrTooLarge):
+	case errors.Is(err, regular.ErrTooLarge):
 		return m, false, fmt.Errorf(memoryTooLarge, path, maxMemory>>10)
 	case err != nil:
 		return m, false, fmt.Errorf(memoryUnreadable, err)

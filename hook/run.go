@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/usage"
 	"github.com/loophook/loophook/schema"
 )
@@ -393,28 +393,19 @@ func (o Options) find(in Input) Found {
 func (o Options) configured() error {
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
-			return fmt.Errorf(configNoState, o.StatePath, PathCause(err))
+			return fmt.Errorf(configNoState, o.StatePath, regular.PathCause(err))
 		}
 	}
 	if o.Dir != "" {
 		fi, err := os.Stat(o.Dir)
 		switch {
 		case err != nil:
-			return fmt.Errorf(configNoDir, o.Dir, PathCause(err))
+			return fmt.Errorf(configNoDir, o.Dir, regular.PathCause(err))
 		case !fi.IsDir():
 			return fmt.Errorf(configDirNotDir, o.Dir)
 		}
 	}
 	return nil
-}
-
-// pathCause is what went wrong with a path, without the path again.
-func PathCause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // lookedFor are the file names the search looks for.

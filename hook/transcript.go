@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/loophook/loophook/hook/regular"
 )
 
 // Transcript tail limits: blocks read backwards from the end, and how far
@@ -33,12 +35,12 @@ func LastText(path string, parse func() LineParser) (string, error) {
 	if path == "" {
 		return "", errors.New(transcriptNone)
 	}
-	f, fi, err := openRegular(path)
+	f, fi, err := regular.Open(path)
 	switch {
-	case errors.Is(err, errNotRegular):
+	case errors.Is(err, regular.ErrNotRegular):
 		return "", errors.New(transcriptNotRegular)
 	case err != nil:
-		return "", fmt.Errorf(transcriptError, cause(err))
+		return "", fmt.Errorf(transcriptError, regular.PathCause(err))
 	}
 	defer f.Close()
 	return scanBack(f, fi.Size(), parse())
@@ -63,7 +65,7 @@ func scanBack(r io.ReaderAt, size int64, parse LineParser) (string, error) {
 		pos -= n
 		block = buf[:n]
 		if _, err := r.ReadAt(block, pos); err != nil && err != io.EOF {
-			return "", fmt.Errorf(transcriptError, cause(err))
+			return "", fmt.Errorf(transcriptError, regular.PathCause(err))
 		}
 		for scan := block; ; {
 			i := bytes.LastIndexByte(scan, '\n')

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/regular"
 )
 
 // maxFile is the largest host file install reads.
@@ -33,12 +34,12 @@ func readFile(path, command string) (target string, data []byte, err error) {
 			return "", nil, errRead(shown(path), err)
 		}
 	}
-	data, err = hook.ReadRegular(target, maxFile)
-	var odd *hook.NotRegular
+	data, err = regular.Read(target, maxFile)
+	var odd *regular.NotRegular
 	switch {
 	case errors.As(err, &odd):
 		return "", nil, errNotRegular(shown(path), odd.Mode, command)
-	case errors.Is(err, hook.ErrTooLarge):
+	case errors.Is(err, regular.ErrTooLarge):
 		return "", nil, errRead(shown(path), errLarger(maxFile))
 	case err != nil:
 		return "", nil, errRead(shown(path), err)

@@ -11,6 +11,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -40,7 +41,7 @@ func Cancel(path string, now time.Time) (Cancelled, error) {
 	}
 	defer dir.Close()
 	if fi, err := dir.Lstat(name); err != nil {
-		return Cancelled{}, errNothingToCancel(shown(path), hook.PathCause(err))
+		return Cancelled{}, errNothingToCancel(shown(path), regular.PathCause(err))
 	} else if fi.Mode()&fs.ModeSymlink != 0 {
 		return Cancelled{}, errLink(shown(path), cancelLinkHint(shown(path), pointsToFile))
 	}
@@ -61,7 +62,7 @@ func Cancel(path string, now time.Time) (Cancelled, error) {
 			err = dir.Rename(name, aside)
 		}
 		if err != nil {
-			return Cancelled{}, errMoveAside(shown(path), hook.PathCause(err))
+			return Cancelled{}, errMoveAside(shown(path), regular.PathCause(err))
 		}
 		hook.SyncDir(dir)
 		return Cancelled{Aside: filepath.Join(dirPath, aside), Why: why}, nil

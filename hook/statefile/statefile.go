@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/regular"
 )
 
 // A Refusal is an error a person can act on: what is wrong, and what to do.
@@ -97,5 +98,5 @@ func errOpen(name string, err error) error {
 	if errors.As(err, &r) {
 		return err
 	}
-	return refuse("", "open %s: %v", name, hook.PathCause(err))
+	return refuse("", "open %s: %v", name, regular.PathCause(err))
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/regular"
 )
 
 // Every sentence of this package a person reads.
@@ -18,11 +18,11 @@ const (
 )
 
 func errCreate(name string, err error) error {
-	return refuse("", "create %s: %v", name, hook.PathCause(err))
+	return refuse("", "create %s: %v", name, regular.PathCause(err))
 }
 
 func errWrite(name string, err error) error {
-	return refuse("", "write %s: %v", name, hook.PathCause(err))
+	return refuse("", "write %s: %v", name, regular.PathCause(err))
 }
 
 func errLink(name, hint string) error {

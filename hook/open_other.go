@@ -1,5 +1,0 @@
-//go:build !unix
-
-package hook
-
-const openNonblock = 0
