@@ -85,7 +85,7 @@ func installCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			return editSettings(c, settingsEdit{
 				install: true,
-				done:    "installed into", would: "would install into", nothing: "already installed in",
+				done:    "installed into", nothing: "already installed in",
 			})
 		},
 	}
@@ -106,7 +106,7 @@ func uninstallCommand() *cli.Command {
 		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
 			return editSettings(c, settingsEdit{
-				done: "uninstalled from", would: "would uninstall from", nothing: "not installed in",
+				done: "uninstalled from", nothing: "not installed in",
 			})
 		},
 	}
@@ -115,8 +115,8 @@ func uninstallCommand() *cli.Command {
 // settingsEdit is install or uninstall, and the words that say what
 // happened.
 type settingsEdit struct {
-	install              bool
-	done, would, nothing string
+	install       bool
+	done, nothing string
 }
 
 func editSettings(c *cli.Context, e settingsEdit) error {
@@ -157,7 +157,7 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 		if len(f.Changes) == 0 {
 			say(w, "", msgDryRunSame, e.nothing, path)
 		} else {
-			say(w, "", msgDryRun, e.would, path, changes)
+			say(w, "", msgDryRun, command, path, strings.Join(install.Planned(f.Changes), ", "))
 		}
 	default:
 		if err := plan.Write(); err != nil {
@@ -171,7 +171,7 @@ func editSettings(c *cli.Context, e settingsEdit) error {
 	}
 	if t := plan.Trust; t != nil {
 		if dryRun {
-			say(w, "", msgDryRunTrust, shown(t.Path), strings.Join(t.Changes, ", "))
+			say(w, "", msgDryRun, command, shown(t.Path), strings.Join(install.Planned(t.Changes), ", "))
 		} else {
 			say(w, "", "%s", msgTrustWritten(h.Title, shown(t.Path), t.Changes))
 		}

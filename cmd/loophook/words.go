@@ -84,9 +84,8 @@ const (
 	msgEndContract         = "end the loop's contract: %v"
 	msgKeepContract        = "keep the loop's contract: %v"
 	msgBelowRoot           = "the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s"
-	msgDryRunTrust         = "dry run: would change %s: %s; nothing written"
 	msgDryRunSame          = "dry run: %s %s; nothing would change"
-	msgDryRun              = "dry run: %s %s: %s; nothing written"
+	msgDryRun              = "dry run: %s would change %s: %s; nothing written"
 	msgEditSame            = "%s %s; nothing changed"
 	msgEdited              = "%s %s: %s"
 )

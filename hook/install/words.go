@@ -12,6 +12,28 @@ import (
 // Every sentence of this package a person reads: the changes an install
 // makes, its notes, and its refusals with their hints.
 
+// doing is each verb a change starts with, as done and as a dry run says
+// it would be done. The changes are written as done: here, in hook/host's
+// trust edits and in hook/hostfile's TOML edits.
+var doing = map[string]string{
+	"added": "add", "pointed": "point", "set": "set", "removed": "remove",
+	"trusted": "trust", "withdrew": "withdraw",
+}
+
+// Planned are the changes as a dry run names them: "add the Stop hook"
+// for "added the Stop hook".
+func Planned(changes []string) []string {
+	out := make([]string, len(changes))
+	for i, c := range changes {
+		verb, rest, _ := strings.Cut(c, " ")
+		if v, ok := doing[verb]; ok {
+			verb = v
+		}
+		out[i] = verb + " " + rest
+	}
+	return out
+}
+
 func changeAdded(event string) string { return "added the " + event + " hook" }
 
 func changePointed(event, bin string) string {
