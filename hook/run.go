@@ -109,7 +109,7 @@ func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
 	in, err := o.Host.ReadInput(stdin)
 	switch {
 	case err != nil:
-		o.note(fmt.Sprintf(noteBadInput, err))
+		o.note(fmt.Sprintf(noteError, err))
 		r.Verdict = criteria.Decide(criteria.Evaluation{BadInput: err.Error()}, o.Limits)
 	case ev == EventSessionStart:
 		r = Begin(o, in)
@@ -120,6 +120,11 @@ func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
 
 func (o Options) answer(ev Event, r Result) any {
 	if ev == EventSessionStart {
+		if r.Rule == criteria.RuleMisconfigured {
+			// A session-start has no verdict to carry it: the person is
+			// told where the host shows them a hook's message.
+			r.Notice = Prefix + r.Reason
+		}
 		return withNotice(o.Host.SessionStart(r.Context), r.Notice, o.Host.Tells)
 	}
 	return withNotice(o.Host.Stop(r.Verdict), r.Notice, o.Host.Tells)
@@ -273,6 +278,13 @@ func (o Options) journal(store Store, r Result, l *Loaded, in Input, changed boo
 // loop governs this session, and a reset of its guard count.
 func Begin(o Options, in Input) Result {
 	r := Result{Session: in.SessionID, Host: o.Host.Name}
+	if err := o.configured(); err != nil {
+		// A --state or --dir that is not there is told, as a stop tells it,
+		// not taken for no loop (issue 23, item 3).
+		r.Verdict = criteria.Misconfigured(err)
+		o.note(fmt.Sprintf(noteError, r.Reason))
+		return r
+	}
 	found := o.find(in)
 	if found.Path == "" {
 		return r

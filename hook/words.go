@@ -19,7 +19,7 @@ const (
 const (
 	noteInternal = "internal error: %v\n%s"
 	noteNote     = "note: %v"
-	noteBadInput = "error: %v"
+	noteError    = "error: %v"
 )
 
 // Hook input problems.
