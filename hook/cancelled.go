@@ -66,33 +66,33 @@ func (s Store) Uncancel() error {
 	return nil
 }
 
-// Cancelled reports whether a person cancelled the loop of the state
-// loaded, as it is: the record names its progress. A record of another
-// state (the loop went on, or a new one began at that path) is dropped
-// when forget is set, so that it holds no later loop.
-func (s Store) Cancelled(l *Loaded, forget bool) (bool, error) {
+// Cancelled is when a person cancelled the loop of the state loaded, as
+// it is (the record names its progress); zero when they did not. A record
+// of another state (the loop went on, or a new one began at that path) is
+// dropped when forget is set, so that it holds no later loop.
+func (s Store) Cancelled(l *Loaded, forget bool) (time.Time, error) {
 	if s.Cache == "" {
-		return false, nil
+		return time.Time{}, nil
 	}
 	path := filepath.Join(s.Cache, cancelledFile)
 	data, err := regular.Read(path, maxCancelled)
 	if absent(err) {
-		return false, nil
+		return time.Time{}, nil
 	}
 	var rec cancelRecord
 	if err == nil && json.Unmarshal(data, &rec) != nil {
 		err = errors.New(cancelDamaged)
 	}
 	if err != nil {
-		return false, fmt.Errorf(cancelUnreadable, path, err)
+		return time.Time{}, fmt.Errorf(cancelUnreadable, path, err)
 	}
 	if rec.Progress == l.Progress {
-		return true, nil
+		return time.Unix(0, rec.At), nil
 	}
 	if forget {
-		return false, s.Uncancel()
+		return time.Time{}, s.Uncancel()
 	}
-	return false, nil
+	return time.Time{}, nil
 }
 
 // applyCancel makes the loop loaded cancelled when a person cancelled it
@@ -101,8 +101,8 @@ func (s Store) applyCancel(l *Loaded, forget bool) error {
 	if l.Loop == nil || l.Loop.Inactive() {
 		return nil
 	}
-	cancelled, err := s.Cancelled(l, forget)
-	if cancelled {
+	at, err := s.Cancelled(l, forget)
+	if !at.IsZero() {
 		l.Loop.LoopStatus, l.Loop.CancelRecorded = StatusCancelled, true
 	}
 	return err

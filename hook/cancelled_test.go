@@ -28,11 +28,11 @@ func TestCancelRecord(t *testing.T) {
 	}
 	cancelled := func(l *Loaded, forget bool) bool {
 		t.Helper()
-		ok, err := StoreFor(Found{Path: path, Dialect: orchestrator}).Cancelled(l, forget)
+		at, err := StoreFor(Found{Path: path, Dialect: orchestrator}).Cancelled(l, forget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ok
+		return !at.IsZero()
 	}
 	first := `{"orchestratorId": "orch-1", "currentPhase": "EXECUTE"}`
 	l := write(first)
@@ -42,11 +42,15 @@ func TestCancelRecord(t *testing.T) {
 	if cancelled(l, true) {
 		t.Fatal("cancelled before any cancel")
 	}
-	if _, err := CancelLoop(Found{Path: path, Dialect: orchestrator}, time.Now()); err != nil {
+	at := time.Date(2026, 11, 27, 9, 30, 0, 5, time.UTC)
+	if _, err := CancelLoop(Found{Path: path, Dialect: orchestrator}, at); err != nil {
 		t.Fatal(err)
 	}
 	if !cancelled(l, true) {
 		t.Fatal("not cancelled after cancel")
+	}
+	if got, _ := StoreFor(Found{Path: path, Dialect: orchestrator}).Cancelled(l, false); !got.Equal(at) {
+		t.Errorf("cancelled at %v, want %v", got, at)
 	}
 	store := StoreFor(Found{Path: path, Dialect: orchestrator})
 	if err := store.applyCancel(l, false); err != nil || !l.Loop.Inactive() {

@@ -106,7 +106,7 @@ func configRows(g *table.Grid, rep *status.Config) {
 			if c.Current {
 				tree = msgTreeSame
 			}
-			text = fmt.Sprintf(msgCheckLast, c.Name, c.Result, c.At.Local().Format("2006-01-02 15:04:05"), shortTree(c.Tree), tree)
+			text = fmt.Sprintf(msgCheckLast, c.Name, c.Result, c.At.Local().Format(timeShown), shortTree(c.Tree), tree)
 		}
 		g.Row(table.Cell{Text: ""}, table.Cell{Text: text})
 	}

@@ -137,6 +137,9 @@ func printStatus(w io.Writer, st status.Report, colour bool) error {
 			g.Row(table.Cell{Text: "exit signal:"}, table.Cell{Text: strconv.FormatBool(l.ExitSignal)})
 		} else {
 			g.Row(table.Cell{Text: "stage:"}, table.Cell{Text: oneLine(l.Stage)})
+			if !l.CancelledAt.IsZero() {
+				g.Row(table.Cell{Text: "cancelled:"}, table.Cell{Text: fmt.Sprintf(msgCancelledAt, l.CancelledAt.Local().Format(timeShown))})
+			}
 		}
 		for _, r := range []struct{ label, text string }{
 			{"waiting:", l.Waiting}, {"failed:", l.Failed}, {"exhausted:", l.Exhausted},

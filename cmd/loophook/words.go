@@ -161,6 +161,8 @@ const (
 	msgConfigState   = "%s (%s)"
 	msgCheckNever    = "%s: not run yet"
 	msgCheckLast     = "%s: %s at %s on tree %s (%s)"
+	msgCancelledAt   = "%s by loophook cancel; holds while the state stays as it is"
+	timeShown        = "2006-01-02 15:04:05"
 	msgTreeSame      = "the tree as it is now"
 	msgTreeChanged   = "the tree has changed since"
 	msgNoTree        = "outside git"

@@ -61,6 +61,10 @@ type Loop struct {
 	Exhausted string   `json:"exhausted,omitempty"`
 	NextStep  string   `json:"nextStep,omitempty"`
 	Notes     []string `json:"notes,omitempty"`
+	// CancelledAt is when a person ran loophook cancel on another loop
+	// system's loop, whose file loophook leaves as it is: the hook's own
+	// record of the cancel, in force while the state stays as it was.
+	CancelledAt time.Time `json:"cancelledAt,omitzero"`
 }
 
 // Met is how many of the loop's criteria are met.
@@ -158,6 +162,10 @@ func Of(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memor
 		l.Budget = &b
 	}
 	l.Criteria = CriteriaOf(r)
+	if s.CancelRecorded {
+		found := hook.Found{Path: r.Loaded.Path, Dialect: r.Loaded.Dialect}
+		l.CancelledAt, _ = hook.StoreFor(found).Cancelled(r.Loaded, false)
+	}
 	st.Loop = l
 	return st
 }
