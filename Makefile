@@ -32,7 +32,7 @@ test: lint unit e2e
 ## unit: the unit tests, fuzz seeds and testscripts; the race detector where there is concurrency (the memory, its lock, concurrent stops)
 unit:
 	$(GO) test -count=1 ./...
-	$(GO) test -race -count=1 -run 'Concurrent|Killed|Panic|FIFO|Lock|Atomic' ./hook
+	$(GO) test -race -count=1 -run 'Concurrent|Killed|Panic|FIFO|Lock|Atomic' ./hook/...
 
 ## e2e: the end-to-end suite on the six real hosts at the releases it pins (fetched once, cached)
 e2e:
@@ -51,7 +51,7 @@ lint:
 
 ## bench: time whole-process loophook stop against the floor, and the Go benchmarks
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./criteria ./schema ./hook
+	$(GO) test -run '^$$' -bench . -benchmem ./criteria ./schema ./hook ./hook/state ./hook/transcript
 	$(GO) run ./internal/benchhook -tags $(TAGS)
 
 ## fuzz: run every fuzz target in the module for FUZZTIME each

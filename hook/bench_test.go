@@ -62,28 +62,6 @@ func BenchmarkStop(b *testing.B) {
 	}
 }
 
-func BenchmarkTranscriptTail(b *testing.B) {
-	line := `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", 400) + `"}}` + "\n"
-	last := `{"type":"assistant","message":{"content":[{"type":"text","text":"done <loop-complete>"}]}}` + "\n"
-	for _, size := range []int{1 << 10, 64 << 20} {
-		path := filepath.Join(b.TempDir(), "t.jsonl")
-		var buf bytes.Buffer
-		for buf.Len() < size {
-			buf.WriteString(line)
-		}
-		buf.WriteString(last)
-		must(b, os.WriteFile(path, buf.Bytes(), 0o644))
-		b.Run(fmt.Sprintf("size=%dKiB", size>>10), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if text, err := LastAssistantText(path); err != nil || text == "" {
-					b.Fatal(text, err)
-				}
-			}
-		})
-	}
-}
-
 // BenchmarkClaimWithCachedChecks: a claim whose checks passed on the tree
 // as it is costs a plain claim plus the tree's fingerprint, timed beside
 // both, on a git work tree of a few files:

@@ -14,6 +14,7 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -98,7 +99,7 @@ func AwaitReply(in Input) func() bool {
 		return nil
 	}
 	return func() bool {
-		text, err := LastAssistantText(in.TranscriptPath)
+		text, err := transcript.LastAssistantText(in.TranscriptPath)
 		return err == nil && sameReply(text, *in.LastAssistantMessage)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/state"
 )
 
 // cancelledFile is the hook's record that a person cancelled the loop of
@@ -30,8 +31,8 @@ type cancelRecord struct {
 // as the state is now, for a loop system whose file loophook never writes:
 // the hook treats that state as cancelled until it changes (a new loop), or
 // a person runs init or accept. It returns the record's path.
-func CancelLoop(f Found, now time.Time) (string, error) {
-	l := Load(f)
+func CancelLoop(f state.Found, now time.Time) (string, error) {
+	l := state.Load(f)
 	if l.Loop == nil {
 		return "", fmt.Errorf(cancelInvalid, f.Path)
 	}
@@ -70,7 +71,7 @@ func (s Store) Uncancel() error {
 // it is (the record names its progress); zero when they did not. A record
 // of another state (the loop went on, or a new one began at that path) is
 // dropped when forget is set, so that it holds no later loop.
-func (s Store) Cancelled(l *Loaded, forget bool) (time.Time, error) {
+func (s Store) Cancelled(l *state.Loaded, forget bool) (time.Time, error) {
 	if s.Cache == "" {
 		return time.Time{}, nil
 	}
@@ -97,7 +98,7 @@ func (s Store) Cancelled(l *Loaded, forget bool) (time.Time, error) {
 
 // applyCancel makes the loop loaded cancelled when a person cancelled it
 // with loophook cancel and the state is still as they cancelled it.
-func (s Store) applyCancel(l *Loaded, forget bool) error {
+func (s Store) applyCancel(l *state.Loaded, forget bool) error {
 	if l.Loop == nil || l.Loop.Inactive() {
 		return nil
 	}

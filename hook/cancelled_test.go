@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -19,16 +20,16 @@ func TestCancelRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "loop-state.json")
-	write := func(doc string) *Loaded {
+	write := func(doc string) *state.Loaded {
 		t.Helper()
 		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return Load(Found{Path: path, Dialect: orchestrator})
+		return state.Load(state.Found{Path: path, Dialect: orchestrator})
 	}
-	cancelled := func(l *Loaded, forget bool) bool {
+	cancelled := func(l *state.Loaded, forget bool) bool {
 		t.Helper()
-		at, err := StoreFor(Found{Path: path, Dialect: orchestrator}).Cancelled(l, forget)
+		at, err := StoreFor(state.Found{Path: path, Dialect: orchestrator}).Cancelled(l, forget)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,16 +44,16 @@ func TestCancelRecord(t *testing.T) {
 		t.Fatal("cancelled before any cancel")
 	}
 	at := time.Date(2026, 11, 27, 9, 30, 0, 5, time.UTC)
-	if _, err := CancelLoop(Found{Path: path, Dialect: orchestrator}, at); err != nil {
+	if _, err := CancelLoop(state.Found{Path: path, Dialect: orchestrator}, at); err != nil {
 		t.Fatal(err)
 	}
 	if !cancelled(l, true) {
 		t.Fatal("not cancelled after cancel")
 	}
-	if got, _ := StoreFor(Found{Path: path, Dialect: orchestrator}).Cancelled(l, false); !got.Equal(at) {
+	if got, _ := StoreFor(state.Found{Path: path, Dialect: orchestrator}).Cancelled(l, false); !got.Equal(at) {
 		t.Errorf("cancelled at %v, want %v", got, at)
 	}
-	store := StoreFor(Found{Path: path, Dialect: orchestrator})
+	store := StoreFor(state.Found{Path: path, Dialect: orchestrator})
 	if err := store.applyCancel(l, false); err != nil || !l.Loop.Inactive() {
 		t.Fatalf("applyCancel left the loop %q (%v)", l.Loop.LoopStatus, err)
 	}
@@ -67,7 +68,7 @@ func TestCancelRecord(t *testing.T) {
 	}
 
 	// init and accept clear it.
-	if _, err := CancelLoop(Found{Path: path, Dialect: orchestrator}, time.Now()); err != nil {
+	if _, err := CancelLoop(state.Found{Path: path, Dialect: orchestrator}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Uncancel(); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/state"
 )
 
 // contractFile is the loop's contract in the store: a leading dot keeps it
@@ -105,8 +106,8 @@ func (s Store) EndContract(last string) error {
 
 // EndLoop ends the contract of the loop found, whose state a person's
 // command has just written (cancel): that state, seen again, forms none.
-func EndLoop(f Found) error {
-	return StoreFor(f).EndContract(Load(Found{Path: f.Path, Dialect: f.Dialect}).Progress)
+func EndLoop(f state.Found) error {
+	return StoreFor(f).EndContract(state.Load(state.Found{Path: f.Path, Dialect: f.Dialect}).Progress)
 }
 
 // Began says when the loop's contract began; false when no contract is
@@ -236,7 +237,7 @@ func (s Store) readContract() (c Contract, found bool, err error) {
 // readContractAt reads a contract file; found is false when there is none,
 // or it is not the hook's (err is then a damagedContract).
 func readContractAt(path string) (c Contract, found bool, err error) {
-	data, err := regular.Read(path, MaxState)
+	data, err := regular.Read(path, state.MaxSize)
 	switch {
 	case absent(err):
 		return c, false, nil

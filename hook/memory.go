@@ -17,6 +17,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -84,7 +85,7 @@ type Store struct {
 // StoreFor returns the store of the state found: beside a hope state, in
 // the per-user cache for the other dialects, whose directories belong to
 // their loop systems.
-func StoreFor(f Found) Store {
+func StoreFor(f state.Found) Store {
 	cache, err := cacheFor(f.Path)
 	if f.Dialect.Name == schema.Hope.Name {
 		dir := filepath.Join(filepath.Dir(f.Path), MemoryDir, filepath.Base(f.Path))

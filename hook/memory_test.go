@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -37,8 +38,8 @@ func TestCacheKey(t *testing.T) {
 // their own, beside them and in the cache.
 func TestStorePerStateFile(t *testing.T) {
 	dir := t.TempDir()
-	a := StoreFor(Found{Path: filepath.Join(dir, ".loop", "a.json"), Dialect: schema.Hope})
-	b := StoreFor(Found{Path: filepath.Join(dir, ".loop", "b.json"), Dialect: schema.Hope})
+	a := StoreFor(state.Found{Path: filepath.Join(dir, ".loop", "a.json"), Dialect: schema.Hope})
+	b := StoreFor(state.Found{Path: filepath.Join(dir, ".loop", "b.json"), Dialect: schema.Hope})
 	if a.Dir == b.Dir || a.Cache == b.Cache || a.Cache == "" {
 		t.Errorf("a.json's store %+v and b.json's %+v share a directory", a, b)
 	}
@@ -53,8 +54,8 @@ func TestStorePerStateFile(t *testing.T) {
 func TestUpdateLost(t *testing.T) {
 	t.Setenv("HOME", "")
 	t.Setenv("XDG_CACHE_HOME", "")
-	state := filepath.Join(t.TempDir(), ".loop", "state.json")
-	s := StoreFor(Found{Path: state, Dialect: schema.Hope})
+	path := filepath.Join(t.TempDir(), ".loop", "state.json")
+	s := StoreFor(state.Found{Path: path, Dialect: schema.Hope})
 	if s.Cache != "" || s.NoCache == nil {
 		t.Fatalf("a store with a cache and no home: %+v", s)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -43,7 +44,7 @@ func TestStateSwappedForAPipeDoesNotHang(t *testing.T) {
 	go func() {
 		defer close(reads)
 		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
-			Load(Found{Path: path, Dialect: schema.Hope})
+			state.Load(state.Found{Path: path, Dialect: schema.Hope})
 		}
 	}()
 	select {

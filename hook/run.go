@@ -16,6 +16,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/usage"
 	"github.com/loophook/loophook/schema"
 )
@@ -62,7 +63,7 @@ type Options struct {
 // Result is one evaluation: the verdict and what it was drawn from.
 type Result struct {
 	criteria.Verdict
-	Loaded  *Loaded // nil when there is no state file
+	Loaded  *state.Loaded // nil when there is no state file
 	Session string
 	Host    string // the host's name: whose session this is
 	Memory  Memory // the session's memory after the evaluation
@@ -144,7 +145,7 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID, LookedFor: o.lookedFor(), Searched: found.Searched}, o.Limits)
 		return r
 	}
-	l := Load(found)
+	l := state.Load(found)
 	r.Loaded = l
 	store := StoreFor(found)
 	// A loop a person cancelled with loophook cancel, in a file loophook
@@ -258,7 +259,7 @@ func Evaluate(o Options, in Input, remember bool) Result {
 
 // journal appends the evaluation to the loop's journal; a journal that
 // cannot be written is noted, and costs nothing else.
-func (o Options) journal(store Store, r Result, l *Loaded, in Input, changed bool) {
+func (o Options) journal(store Store, r Result, l *state.Loaded, in Input, changed bool) {
 	e := Entry{
 		Time: time.Now().UTC(), Session: in.SessionID, Host: o.Host.Name, Dialect: l.Dialect.Name,
 		OK: r.OK, Rule: r.Rule, Reason: r.Reason, Fingerprint: l.Progress, Changed: changed, Guard: r.Memory.Unchanged,
@@ -289,7 +290,7 @@ func Begin(o Options, in Input) Result {
 	if found.Path == "" {
 		return r
 	}
-	l := Load(found)
+	l := state.Load(found)
 	r.Loaded = l
 	if criteria.OtherSession(l.Session, in.SessionID) {
 		return r
@@ -372,7 +373,7 @@ func (o Options) projectDir() string {
 }
 
 // find finds the state for the input: --state, else the search.
-func (o Options) find(in Input) Found {
+func (o Options) find(in Input) state.Found {
 	var only *schema.Dialect
 	if o.Dialect != "" {
 		if d, err := schema.Lookup(o.Dialect); err == nil {
@@ -381,22 +382,22 @@ func (o Options) find(in Input) Found {
 	}
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
-			return Found{}
+			return state.Found{}
 		}
 		path := o.StatePath
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
 		if only != nil {
-			return Found{Path: path, Dialect: *only}
+			return state.Found{Path: path, Dialect: *only}
 		}
-		data, err := ReadStateFile(path)
+		data, err := state.ReadFile(path)
 		if err != nil {
-			return Found{Path: path, Dialect: schema.Hope} // Load says what is wrong
+			return state.Found{Path: path, Dialect: schema.Hope} // Load says what is wrong
 		}
-		return Found{Path: path, Dialect: schema.Tell(data), Data: data}
+		return state.Found{Path: path, Dialect: schema.Tell(data), Data: data}
 	}
-	return FindState(o.start(in), only)
+	return state.Find(o.start(in), only)
 }
 
 // configured says what is wrong with the paths a person gave the hook: a
@@ -444,7 +445,7 @@ func (o Options) start(in Input) string {
 }
 
 // Find finds the state a person's command looks at from dir.
-func (o Options) Find(dir string) Found {
+func (o Options) Find(dir string) state.Found {
 	return o.find(Input{Cwd: dir})
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -40,7 +42,7 @@ func host(name string) Wire {
 			if in.LastAssistantMessage != nil {
 				return *in.LastAssistantMessage, nil
 			}
-			return LastAssistantText(in.TranscriptPath)
+			return transcript.LastAssistantText(in.TranscriptPath)
 		},
 		ProjectDir: []string{"CLAUDE_PROJECT_DIR"},
 	}
@@ -53,5 +55,5 @@ type okAnswer struct {
 
 // hopeStore is the store of the hope loop in dir.
 func hopeStore(dir string) Store {
-	return StoreFor(Found{Path: filepath.Join(dir, stateFile), Dialect: schema.Hope})
+	return StoreFor(state.Found{Path: filepath.Join(dir, stateFile), Dialect: schema.Hope})
 }

@@ -1,19 +1,7 @@
 package hook
 
-// Every sentence the hook writes for a person, other than the rules'
-// reasons (criteria) and the schema's problems (schema), is in this file.
-
-// Problems with the state file itself, as the reason lists them.
-const (
-	problemDirectory  = "the file is a directory"
-	problemNotRegular = "the file is not a regular file"
-	problemTooLarge   = "the file is larger than %d MiB"
-	problemChanged    = "the file changed while it was read"
-	problemUnreadable = "the file cannot be read: %v"
-	problemMissing    = "the file does not exist (or is a broken link)"
-	problemPermission = "the file cannot be read: permission denied"
-	problemUnopenable = "the file cannot be opened: %v"
-)
+// Every sentence the hook writes for a person, other than the rules' reasons
+// (criteria) and the state file's problems (schema, hook/state), is here.
 
 // Notes on stderr.
 const (
@@ -73,15 +61,6 @@ const (
 	contractDamaged    = "the loop's contract %s is %s; the criteria the state lists now become the contract"
 	contractNotOurs    = "damaged"
 	contractNotRegular = "not a regular file"
-)
-
-// Transcript problems.
-const (
-	transcriptNone        = "the hook input names no transcript"
-	transcriptError       = "transcript: %v"
-	transcriptNotRegular  = "transcript is not a regular file"
-	transcriptNoMessage   = "the transcript has no assistant message"
-	transcriptNoMessageIn = "no assistant message in the last %d MiB of the transcript"
 )
 
 // Budget problems.

@@ -10,6 +10,7 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/state"
 )
 
 func acceptCommand() *cli.Command {
@@ -50,9 +51,9 @@ func acceptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			l := hook.Load(found)
+			l := state.Load(found)
 			if l.Loop == nil {
-				if _, err := hook.ReadStateFile(found.Path); err != nil {
+				if _, err := state.ReadFile(found.Path); err != nil {
 					return fail("", msgFileError, shown(found.Path), err)
 				}
 				err := invalidState(shown(found.Path), found.Dialect.Name, len(l.Problems))

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/status"
 )
 
@@ -54,7 +55,7 @@ func evalCommand() *cli.Command {
 				// Without a replayed input, look at the loop as its own
 				// session would, as status does.
 				if found, err := findLoop(o); err == nil {
-					in.SessionID = statusSession(c, found, hook.Load(found).Session)
+					in.SessionID = statusSession(c, found, state.Load(found).Session)
 				}
 			}
 			o.Note = tell(c.App.ErrWriter)

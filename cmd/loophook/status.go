@@ -14,6 +14,7 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/status"
 	"github.com/loophook/loophook/internal/table"
 	"github.com/loophook/loophook/schema"
@@ -71,17 +72,17 @@ func statusCommand() *cli.Command {
 
 // findLoop is the state file a person's command works on: --state, else
 // the one the hook would find from --dir or here.
-func findLoop(o hook.Options) (hook.Found, error) {
+func findLoop(o hook.Options) (state.Found, error) {
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
-			return hook.Found{}, fail("", msgFileError, o.StatePath, pathCause(err))
+			return state.Found{}, fail("", msgFileError, o.StatePath, pathCause(err))
 		}
 	}
 	dir := o.Dir
 	if dir == "" {
 		var err error
 		if dir, err = os.Getwd(); err != nil {
-			return hook.Found{}, fail("", msgFindState, err)
+			return state.Found{}, fail("", msgFindState, err)
 		}
 	}
 	if found := o.Find(dir); found.Path != "" {
@@ -93,12 +94,12 @@ func findLoop(o hook.Options) (hook.Found, error) {
 			files = append(files, d.File)
 		}
 	}
-	return hook.Found{}, fail(hintInit, msgNoState, dir, strings.Join(files, ", "))
+	return state.Found{}, fail(hintInit, msgNoState, dir, strings.Join(files, ", "))
 }
 
 // statusSession is the session whose guard status shows: the one named, else
 // the one the loop belongs to, else the one the hook saw last, else none.
-func statusSession(c *cli.Context, found hook.Found, stateSession string) string {
+func statusSession(c *cli.Context, found state.Found, stateSession string) string {
 	if c.IsSet("session") {
 		return c.String("session")
 	}
@@ -265,18 +266,18 @@ func number(f float64) string {
 
 // locateState is the state file a person's command works on: --state,
 // else the one the hook would find from --dir or here.
-func locateState(o hook.Options) (hook.Found, error) {
+func locateState(o hook.Options) (state.Found, error) {
 	o.Host = host.Strict().Wire
 	return findLoop(o)
 }
 
 // showStatus prints the status of the loop found.
-func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
+func showStatus(c *cli.Context, o hook.Options, found state.Found) error {
 	path := found.Path
-	if _, err := hook.ReadStateFile(path); err != nil {
+	if _, err := state.ReadFile(path); err != nil {
 		return fail("", msgFileError, shown(path), err)
 	}
-	session := statusSession(c, found, hook.Load(found).Session)
+	session := statusSession(c, found, state.Load(found).Session)
 	mem, _, err := hook.StoreFor(found).Read(session)
 	if err != nil {
 		say(c.App.ErrWriter, tagNote, "%v", err)
@@ -308,7 +309,7 @@ func showStatus(c *cli.Context, o hook.Options, found hook.Found) error {
 // watchStatus redraws the status whenever the state file's size or time
 // changes, polling twice a second, until the person interrupts it: on a
 // terminal in place, elsewhere one drawing after another.
-func watchStatus(c *cli.Context, o hook.Options, found hook.Found) error {
+func watchStatus(c *cli.Context, o hook.Options, found state.Found) error {
 	var last string
 	for {
 		stamp := "missing"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -37,7 +38,7 @@ func validateCommand() *cli.Command {
 			}
 			path := o.StatePath
 			if path != "" {
-				if _, err := hook.ReadStateFile(path); err != nil {
+				if _, err := state.ReadFile(path); err != nil {
 					return fail("", "%s: %v", path, err)
 				}
 			}
@@ -48,7 +49,7 @@ func validateCommand() *cli.Command {
 			if path == "" {
 				path = shown(found.Path)
 			}
-			data, err := hook.ReadStateFile(found.Path)
+			data, err := state.ReadFile(found.Path)
 			if err != nil {
 				return fail("", "%s: %v", path, err)
 			}

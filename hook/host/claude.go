@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -68,7 +69,7 @@ func claudeLastMessage(in hook.Input) (string, error) {
 	if in.LastAssistantMessage != nil {
 		return *in.LastAssistantMessage, nil
 	}
-	return hook.LastAssistantText(in.TranscriptPath)
+	return transcript.LastAssistantText(in.TranscriptPath)
 }
 
 // claudeUsage: Claude Code records each message's usage in its transcript,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/hostfile"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -109,7 +110,7 @@ func codexLastMessage(in hook.Input) (string, error) {
 	if in.LastAssistantMessage != nil {
 		return *in.LastAssistantMessage, nil
 	}
-	return hook.LastText(in.TranscriptPath, func() hook.LineParser { return codexText })
+	return transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return codexText })
 }
 
 // codexText reads a rollout line: an assistant message's output_text.
@@ -120,16 +121,16 @@ func codexText(line []byte) (string, bool) {
 	var entry struct {
 		Type    string `json:"type"`
 		Payload struct {
-			Type    string              `json:"type"`
-			Role    string              `json:"role"`
-			Content []hook.ContentBlock `json:"content"`
+			Type    string                    `json:"type"`
+			Role    string                    `json:"role"`
+			Content []transcript.ContentBlock `json:"content"`
 		} `json:"payload"`
 	}
 	if json.Unmarshal(line, &entry) != nil || entry.Type != "response_item" ||
 		entry.Payload.Type != "message" || entry.Payload.Role != "assistant" {
 		return "", false
 	}
-	return hook.JoinText(entry.Payload.Content, "output_text")
+	return transcript.JoinText(entry.Payload.Content, "output_text")
 }
 
 // Codex CLI runs a hook from a hooks file only when the user config.toml

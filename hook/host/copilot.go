@@ -12,6 +12,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -146,7 +147,7 @@ func copilotLastMessage(in hook.Input) (string, error) {
 	deadline := time.Now().Add(copilotWait)
 	for {
 		found := in.Timestamp == 0 // with no timestamp, the last message at all
-		text, err := hook.LastText(in.TranscriptPath, func() hook.LineParser { return copilotText(in.Timestamp, &found) })
+		text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return copilotText(in.Timestamp, &found) })
 		if err == nil || (found && !fileMissing(in.TranscriptPath)) || in.TranscriptPath == "" {
 			return text, err
 		}
@@ -165,7 +166,7 @@ func fileMissing(path string) bool {
 // copilotText reads events.jsonl lines, last first: it skips every line
 // after the hook.start of the stop at timestamp, then takes the first
 // assistant.message with content.
-func copilotText(timestamp int64, found *bool) hook.LineParser {
+func copilotText(timestamp int64, found *bool) transcript.LineParser {
 	return func(line []byte) (string, bool) {
 		if !*found {
 			*found = copilotStop(line, timestamp)
@@ -219,7 +220,7 @@ func copilotUsage(in hook.Input) hook.UsageSource {
 	if in.Timestamp != 0 && in.TranscriptPath != "" {
 		src.Await = func() bool {
 			found := false
-			hook.LastText(in.TranscriptPath, func() hook.LineParser {
+			transcript.LastText(in.TranscriptPath, func() transcript.LineParser {
 				return func(line []byte) (string, bool) {
 					found = copilotStop(line, in.Timestamp)
 					return "", found

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/transcript"
 )
 
 // Factory Droid (shared/factory-droid/PROTOCOL.md): Claude Code's Stop and
@@ -108,16 +109,16 @@ func droidLastMessage(in hook.Input) (string, error) {
 		return *in.LastAssistantMessage, nil
 	}
 	if in.MessageID != "" {
-		if text, err := hook.LastText(in.TranscriptPath, func() hook.LineParser { return droidText(in.MessageID) }); err == nil {
+		if text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return droidText(in.MessageID) }); err == nil {
 			return text, nil
 		}
 	}
-	return hook.LastText(in.TranscriptPath, func() hook.LineParser { return droidText("") })
+	return transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return droidText("") })
 }
 
 // droidText reads a Droid transcript line: the assistant message with id
 // (any with text, when id is ""), its text parts joined a line apart.
-func droidText(id string) hook.LineParser {
+func droidText(id string) transcript.LineParser {
 	return func(line []byte) (string, bool) {
 		if !bytes.Contains(line, []byte(`"assistant"`)) || (id != "" && !bytes.Contains(line, []byte(id))) {
 			return "", false
@@ -126,8 +127,8 @@ func droidText(id string) hook.LineParser {
 			Type    string `json:"type"`
 			ID      string `json:"id"`
 			Message struct {
-				Role    string              `json:"role"`
-				Content []hook.ContentBlock `json:"content"`
+				Role    string                    `json:"role"`
+				Content []transcript.ContentBlock `json:"content"`
 			} `json:"message"`
 		}
 		if json.Unmarshal(line, &entry) != nil || entry.Type != "message" || entry.Message.Role != "assistant" {
@@ -137,10 +138,10 @@ func droidText(id string) hook.LineParser {
 			if entry.ID != id {
 				return "", false
 			}
-			text, _ := hook.JoinText(entry.Message.Content, "text")
+			text, _ := transcript.JoinText(entry.Message.Content, "text")
 			return text, true
 		}
-		return hook.JoinText(entry.Message.Content, "text")
+		return transcript.JoinText(entry.Message.Content, "text")
 	}
 }
 

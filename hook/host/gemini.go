@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -94,7 +95,7 @@ const geminiNoText = "[no response text]"
 // be the last message's. A marker higher up in a many-line last message is
 // then missed, and the agent is told to go on: the safe side.
 func geminiLastMessage(in hook.Input) (string, error) {
-	text, err := hook.LastText(in.TranscriptPath, func() hook.LineParser { return geminiText })
+	text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return geminiText })
 	if in.PromptResponse == nil {
 		return text, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -106,7 +107,7 @@ func qwenLastMessage(in hook.Input) (string, error) {
 		}
 		return *in.LastAssistantMessage, nil
 	}
-	return hook.LastText(in.TranscriptPath, func() hook.LineParser { return qwenText })
+	return transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return qwenText })
 }
 
 // qwenText reads a Qwen Code transcript line: an assistant record's text

@@ -17,6 +17,7 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
+	"github.com/loophook/loophook/hook/state"
 )
 
 // A Request is one install or uninstall.
@@ -114,7 +115,7 @@ func Prepare(r Request) (*Plan, error) {
 	if !r.Uninstall {
 		p.Notes = append(p.Notes, alsoRun(h, root, r.Bin)...)
 		if reg.Notes != nil {
-			_, linked := hook.WorkTreeTop(root)
+			_, linked := state.WorkTreeTop(root)
 			p.Notes = append(p.Notes, reg.Notes(r.Scope, host.Project{Root: root, LinkedWorktree: linked})...)
 		}
 	}
@@ -287,7 +288,7 @@ func hostPath(h host.Host, scope, wd, command string) (path, root string, err er
 // projectDir is the directory a host reads a project's files from.
 func projectDir(h host.Host, wd string) string {
 	if h.Install.InWorkTree {
-		top, _ := hook.WorkTreeTop(wd)
+		top, _ := state.WorkTreeTop(wd)
 		return top
 	}
 	return wd

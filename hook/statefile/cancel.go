@@ -12,6 +12,7 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -48,7 +49,7 @@ func Cancel(path string, now time.Time) (Cancelled, error) {
 
 	var why, was string
 	var out []byte
-	data, err := hook.ReadStateFile(path)
+	data, err := state.ReadFile(path)
 	if err != nil {
 		why = err.Error()
 	} else if out, was, err = cancelled(data); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -59,11 +60,11 @@ func Start(dir string, l Loop, force bool) (Started, error) {
 	}
 	s := Started{Path: path}
 	// A new loop, a new contract: its criteria are what the person asked for.
-	if state := schema.Hope.Read(data).Loop; state != nil {
-		store := hook.StoreFor(hook.Found{Path: path, Dialect: schema.Hope})
-		s.Contract = errors.Join(store.Begin(state, time.Now()), store.Uncancel())
+	if loop := schema.Hope.Read(data).Loop; loop != nil {
+		store := hook.StoreFor(state.Found{Path: path, Dialect: schema.Hope})
+		s.Contract = errors.Join(store.Begin(loop, time.Now()), store.Uncancel())
 	}
-	if top, _ := hook.WorkTreeTop(dir); top != dir {
+	if top, _ := state.WorkTreeTop(dir); top != dir {
 		s.WorkTreeTop = top
 	}
 	return s, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -163,7 +164,7 @@ func Of(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memor
 	}
 	l.Criteria = CriteriaOf(r)
 	if s.CancelRecorded {
-		found := hook.Found{Path: r.Loaded.Path, Dialect: r.Loaded.Dialect}
+		found := state.Found{Path: r.Loaded.Path, Dialect: r.Loaded.Dialect}
 		l.CancelledAt, _ = hook.StoreFor(found).Cancelled(r.Loaded, false)
 	}
 	st.Loop = l
@@ -173,7 +174,7 @@ func Of(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memor
 // Session is the session whose guard a look at the loop shows when none is
 // named: the one the state belongs to, else the one the hook saw last, else
 // none. The error says the memory could not be read.
-func Session(found hook.Found, stateSession string) (string, error) {
+func Session(found state.Found, stateSession string) (string, error) {
 	if stateSession != "" {
 		return stateSession, nil
 	}
@@ -183,7 +184,7 @@ func Session(found hook.Found, stateSession string) (string, error) {
 
 // LastHost is the protocol of the session's last evaluation in the journal,
 // which tells the host that governs it; "" when none is journalled.
-func LastHost(found hook.Found, session string) string {
+func LastHost(found state.Found, session string) string {
 	store := hook.StoreFor(found)
 	for _, dir := range []string{store.Dir, store.Cache} {
 		if entries, _ := (hook.Journal{Dir: dir}).Read(session); len(entries) > 0 {

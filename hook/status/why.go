@@ -7,11 +7,12 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/state"
 )
 
 // Timeline is the last n evaluations of the loop found, of the session
 // named ("" for every session), oldest first; never nil.
-func Timeline(found hook.Found, session string, n int) ([]hook.Entry, error) {
+func Timeline(found state.Found, session string, n int) ([]hook.Entry, error) {
 	entries, err := hook.Journal{Dir: hook.StoreFor(found).Dir}.Read(session)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package hook
+package state
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 	"github.com/loophook/loophook/schema"
 )
 
-// MaxState caps the state file so that a runaway file cannot stall a turn.
-const MaxState = 16 << 20
+// MaxSize caps the state file so that a runaway file cannot stall a turn.
+const MaxSize = 16 << 20
 
 // Loaded is a state file read once: what its dialect made of it.
 type Loaded struct {
@@ -27,7 +27,7 @@ func Load(f Found) *Loaded {
 	data := f.Data
 	if data == nil {
 		var err error
-		if data, err = ReadStateFile(f.Path); err != nil {
+		if data, err = ReadFile(f.Path); err != nil {
 			l.Problems = []string{err.Error()}
 			l.Progress = "unreadable: " + err.Error()
 			return l
@@ -37,9 +37,9 @@ func Load(f Found) *Loaded {
 	return l
 }
 
-// ReadStateFile reads a state file within the size cap, refusing what is not
+// ReadFile reads a state file within the size cap, refusing what is not
 // a regular file; its errors say what is wrong with the file.
-func ReadStateFile(path string) ([]byte, error) {
+func ReadFile(path string) ([]byte, error) {
 	f, fi, err := regular.Open(path)
 	switch {
 	case errors.Is(err, regular.ErrNotRegular) && fi.IsDir():
@@ -50,8 +50,8 @@ func ReadStateFile(path string) ([]byte, error) {
 		return nil, openError(err)
 	}
 	defer f.Close()
-	if fi.Size() > MaxState {
-		return nil, fmt.Errorf(problemTooLarge, MaxState>>20)
+	if fi.Size() > MaxSize {
+		return nil, fmt.Errorf(problemTooLarge, MaxSize>>20)
 	}
 	// One read of the size Stat gave, and one more byte to see it has not grown.
 	data := make([]byte, fi.Size()+1)

@@ -1,4 +1,8 @@
-package hook
+// Package state finds a loop's state file and reads it once (SPEC section
+// 1): the search from a directory up to the top of its work tree, the
+// dialect each file is told by, and the file read within its cap, whose
+// every fault becomes a problem the reason names.
+package state
 
 import (
 	"bytes"
@@ -24,7 +28,7 @@ type Found struct {
 	Searched []string
 }
 
-// FindState finds the loop's state from start (SPEC section 1): in each
+// Find finds the loop's state from start (SPEC section 1): in each
 // directory from start up to the top of the git work tree that holds it
 // (the first directory upward with a .git), and, when that top is a linked
 // worktree, in its main work tree's root; outside any work tree, in start
@@ -32,7 +36,7 @@ type Found struct {
 // first found wins. only, when set, is the one dialect looked for, and a
 // file at its place is taken as its own. Path is "" when there is none,
 // and Searched then names the directories looked in.
-func FindState(start string, only *schema.Dialect) Found {
+func Find(start string, only *schema.Dialect) Found {
 	if start == "" {
 		return Found{}
 	}
@@ -118,7 +122,7 @@ func findIn(d dir, only *schema.Dialect) Found {
 		var data []byte
 		if dialect.Shared {
 			var err error
-			if data, err = ReadStateFile(p); err != nil || !dialect.Tells(data) {
+			if data, err = ReadFile(p); err != nil || !dialect.Tells(data) {
 				continue
 			}
 		}
@@ -174,7 +178,7 @@ func pick(in dir, d schema.Dialect) string {
 // field; "" when it has none that reads as an RFC 3339 time, which counts
 // as the oldest.
 func newest(path, field string) (string, time.Time) {
-	data, err := ReadStateFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return "", time.Time{}
 	}

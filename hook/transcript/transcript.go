@@ -1,4 +1,8 @@
-package hook
+// Package transcript reads the agent's last message from the end of a
+// host's transcript: backwards from the end in blocks, never further back
+// than a limit, so that a stop costs the same for a 1 GB transcript as for
+// a 1 KB one. Each host brings a LineParser for its own format.
+package transcript
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package hook
+package state
 
 import (
 	"os"
@@ -64,7 +64,7 @@ func TestFindState(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := tree(t, c.files)
-			f := FindState(filepath.Join(dir, filepath.FromSlash(c.start)), nil)
+			f := Find(filepath.Join(dir, filepath.FromSlash(c.start)), nil)
 			want := ""
 			if c.want != "" {
 				want = filepath.Join(dir, filepath.FromSlash(c.want))
@@ -81,13 +81,13 @@ func TestFindStateOnly(t *testing.T) {
 	dir := tree(t, map[string]string{".git/HEAD": "", ".loop/state.json": "{}", "loop-state.json": `{"x":1}`})
 	orchestrator, err := schema.Lookup("orchestrator")
 	must(t, err)
-	f := FindState(dir, &orchestrator)
+	f := Find(dir, &orchestrator)
 	if f.Path != filepath.Join(dir, "loop-state.json") || f.Dialect.Name != "orchestrator" {
 		t.Errorf("found %q (%s)", f.Path, f.Dialect.Name)
 	}
 	onLoop, err := schema.Lookup("on-loop")
 	must(t, err)
-	if f := FindState(dir, &onLoop); f.Path != "" {
+	if f := Find(dir, &onLoop); f.Path != "" {
 		t.Errorf("found %q", f.Path)
 	}
 }
@@ -108,8 +108,15 @@ func BenchmarkFindNothing(b *testing.B) {
 	must(b, os.MkdirAll(deep, 0o755))
 	b.ReportAllocs()
 	for b.Loop() {
-		if f := FindState(deep, nil); f.Path != "" {
+		if f := Find(deep, nil); f.Path != "" {
 			b.Fatal(f.Path)
 		}
+	}
+}
+
+func must(tb testing.TB, err error) {
+	tb.Helper()
+	if err != nil {
+		tb.Fatal(err)
 	}
 }
