@@ -18,10 +18,11 @@ import (
 type turn struct {
 	edit edit
 	text string
-	// bash, when set, is a command the agent runs with its shell tool at
-	// the end of the turn's reply (Claude Code's stand-in only): the tool's
-	// result comes back in a request of its own, answered with a plain
-	// reply that ends the turn.
+	// bash, when set, is a command the agent runs with its shell tool
+	// (Claude Code's, Codex CLI's and Copilot CLI's stand-ins): the tool's
+	// output comes back in a request of its own, whose reply ends the turn.
+	// Claude Code's gets text with the call, and a plain reply at the end;
+	// the others the call alone, then text.
 	bash string
 }
 
@@ -192,8 +193,8 @@ func (a *stubAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
 			// and reply with its text, and its command when it has one.
 			n := keep(&a.standIn, &a.main, req)
 			text = a.play(n)
-			if bash := a.bash(n); bash != "" {
-				a.answerTool(w, req, text, bash)
+			if command := a.command(n); command != "" {
+				a.answerTool(w, req, text, "Bash", command)
 				return
 			}
 		} else {
@@ -240,18 +241,11 @@ func (s *messagesStandIn) answer(w http.ResponseWriter, req *apiRequest, text st
 	}
 }
 
-// bash is the command of the n-th turn of the script; "" when none.
-func (a *stubAPI) bash(n int) string {
-	if n > len(a.turns) {
-		return ""
-	}
-	return a.turns[n-1].bash
-}
-
-// answerTool replies with text and a call of the Bash tool running
-// command, streamed (Claude Code streams its main-loop requests).
-func (a *stubAPI) answerTool(w http.ResponseWriter, req *apiRequest, text, command string) {
-	id := a.nextID()
+// answerTool replies with text, when not "", and a call of the shell
+// tool (Claude Code's Bash, Copilot CLI's bash: both take a command and a
+// description) running command, streamed, as both hosts ask for it.
+func (s *messagesStandIn) answerTool(w http.ResponseWriter, req *apiRequest, text, tool, command string) {
+	id := s.nextID()
 	msg := reply(fmt.Sprintf("msg_e2e_%03d", id), req.Msg.Model, text)
 	input, _ := json.Marshal(map[string]any{"command": command, "description": "run " + command})
 	event := startEvents(w)
@@ -259,16 +253,20 @@ func (a *stubAPI) answerTool(w http.ResponseWriter, req *apiRequest, text, comma
 	start["content"] = []any{}
 	start["stop_reason"] = nil
 	event("message_start", map[string]any{"type": "message_start", "message": start})
-	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "text", "text": ""}})
-	event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-		"delta": map[string]any{"type": "text_delta", "text": text}})
-	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	event("content_block_start", map[string]any{"type": "content_block_start", "index": 1,
-		"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_e2e_%03d", id), "name": "Bash", "input": map[string]any{}}})
-	event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 1,
+	index := 0
+	if text != "" {
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+			"content_block": map[string]any{"type": "text", "text": ""}})
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "text_delta", "text": text}})
+		event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+		index++
+	}
+	event("content_block_start", map[string]any{"type": "content_block_start", "index": index,
+		"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_e2e_%03d", id), "name": tool, "input": map[string]any{}}})
+	event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
 		"delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
-	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 1})
+	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
 	event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": 5}})
@@ -280,22 +278,30 @@ func (a *stubAPI) toolResults() []string {
 	var out []string
 	for _, req := range append(a.mainRequests(), a.sideRequests()...) {
 		for _, m := range req.Msg.Messages {
-			var blocks []struct {
-				Type    string          `json:"type"`
-				Content json.RawMessage `json:"content"`
+			out = append(out, m.toolResults()...)
+		}
+	}
+	return out
+}
+
+// toolResults returns the texts of the tool results in m, a user message
+// that brings the shell tool's output back.
+func (m message) toolResults() []string {
+	var blocks []struct {
+		Type    string          `json:"type"`
+		Content json.RawMessage `json:"content"`
+	}
+	if m.Role != "user" || json.Unmarshal(m.Content, &blocks) != nil {
+		return nil
+	}
+	var out []string
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			var text string
+			if json.Unmarshal(b.Content, &text) != nil {
+				text = strings.Join(texts(b.Content), "\n")
 			}
-			if m.Role != "user" || json.Unmarshal(m.Content, &blocks) != nil {
-				continue
-			}
-			for _, b := range blocks {
-				if b.Type == "tool_result" {
-					var text string
-					if json.Unmarshal(b.Content, &text) != nil {
-						text = strings.Join(texts(b.Content), "\n")
-					}
-					out = append(out, text)
-				}
-			}
+			out = append(out, text)
 		}
 	}
 	return out

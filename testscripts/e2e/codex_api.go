@@ -24,7 +24,10 @@ const codexTurnCap = 64
 // counted: before the k-th is answered, turns[k-1].edit changes the state
 // file, as an agent would, and its text is the reply; past the script the
 // reply is plain and changes nothing, which is what an agent that makes no
-// progress looks like. Past the cap (codexTurnCap unless set), HTTP 400
+// progress looks like. A turn with a command is answered with a call of
+// Codex's shell tool; the request that brings the tool's output back (a
+// function_call_output last) is the same turn going on, not counted, and
+// gets the turn's text. Past the cap (codexTurnCap unless set), HTTP 400
 // ends the run.
 type codexAPI struct {
 	standIn // the server, the script, its lock and records
@@ -61,14 +64,18 @@ type responsesRequest struct {
 }
 
 // responseItem is one item of a request's input: a message (role
-// "developer", "user", "assistant") or something else.
+// "developer", "user", "assistant"), a tool's output or something else.
 type responseItem struct {
-	Type    string `json:"type"`
-	Role    string `json:"role"`
-	Content []struct {
-		Type string `json:"type"` // input_text, output_text
-		Text string `json:"text"`
-	} `json:"content"`
+	Type    string   `json:"type"`
+	Role    string   `json:"role"`
+	Content []output `json:"content"`
+	// Output is a function_call_output's: a string, or content items.
+	Output json.RawMessage `json:"output"`
+}
+
+type output struct {
+	Type string `json:"type"` // input_text, output_text
+	Text string `json:"text"`
 }
 
 func (it responseItem) text() string {
@@ -151,6 +158,22 @@ func (r responsesRequest) sessionContexts() []string {
 	return out
 }
 
+// toolOutput returns what the shell tool's command printed, when the
+// request brings it back: its last item is the call's output.
+func (r responsesRequest) toolOutput() (string, bool) {
+	if len(r.Input) == 0 || r.Input[len(r.Input)-1].Type != "function_call_output" {
+		return "", false
+	}
+	raw := r.Input[len(r.Input)-1].Output
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return text, true
+	}
+	var parts []output
+	_ = json.Unmarshal(raw, &parts)
+	return responseItem{Content: parts}.text(), true
+}
+
 // lastUser returns the text of the last user message.
 func (r responsesRequest) lastUser() string {
 	for i := len(r.Input) - 1; i >= 0; i-- {
@@ -205,16 +228,22 @@ func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
 		}
 	}
 
-	var text string
+	var text, command string
+	output, isOutput := req.Req.toolOutput()
 	switch {
 	case req.Meta.RequestKind != "turn":
 		// Not the agent's turn: the interactive UI's title request wants
 		// {"title": ...}; exec was seen to send nothing else.
 		keep(&a.standIn, &a.other, req)
 		text = `{"title":"e2e"}`
+	case isOutput:
+		// The same turn goes on with its command's output: not a turn of
+		// the script, and no hook ran since.
+		keep(&a.standIn, &a.other, req)
+		text = a.gotOutput(output)
 	default:
 		var ok bool
-		if text, ok = a.agentTurn(req); !ok {
+		if text, command, ok = a.agentTurn(req); !ok {
 			a.refuse(w, http.StatusBadRequest, fmt.Sprintf(
 				"the e2e stand-in answers at most %d turns: a runaway loop", a.turnCap()))
 			return
@@ -223,41 +252,56 @@ func (a *codexAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
 	if !req.Req.Stream {
 		a.fail(fmt.Errorf("POST /v1/responses: stream is false, the stand-in only streams"))
 	}
-	a.stream(w, text)
+	a.stream(w, text, command)
 }
 
 // agentTurn records a turn request, applies its scripted edit and returns
-// the text to reply with; false past the cap.
-func (a *codexAPI) agentTurn(req *codexRequest) (string, bool) {
+// the text to reply with, and the command to run first ("" when none);
+// false past the cap.
+func (a *codexAPI) agentTurn(req *codexRequest) (text, command string, ok bool) {
 	a.mu.Lock()
 	if len(a.turn) >= a.cap {
 		a.refused = append(a.refused, req)
 		a.mu.Unlock()
-		return "", false
+		return "", "", false
 	}
 	a.turn = append(a.turn, req)
 	n := len(a.turn)
 	a.mu.Unlock()
 
-	return a.play(n), true
+	text, command = a.play(n), a.command(n)
+	if command != "" {
+		a.awaitOutput(text)
+	}
+	return text, command, true
 }
 
-// stream writes a reply holding one assistant message with text, as the
-// server-sent events of a streamed Responses API reply.
-func (a *codexAPI) stream(w http.ResponseWriter, text string) {
+// stream writes a reply as the server-sent events of a streamed Responses
+// API reply: one assistant message with text, or, when command is set, a
+// call of Codex's shell tool (exec_command, a function) running it.
+func (a *codexAPI) stream(w http.ResponseWriter, text, command string) {
 	id := a.nextID()
-	respID, msgID := fmt.Sprintf("resp_e2e_%d", id), fmt.Sprintf("msg_e2e_%d", id)
+	respID, itemID := fmt.Sprintf("resp_e2e_%d", id), fmt.Sprintf("msg_e2e_%d", id)
 
 	send := startEvents(w)
 	event := func(data map[string]any) { send(data["type"].(string), data) }
 	item := func(status string, content []any) map[string]any {
-		return map[string]any{"type": "message", "id": msgID, "role": "assistant", "status": status, "content": content}
+		return map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": status, "content": content}
 	}
 	done := []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}
 	event(map[string]any{"type": "response.created", "response": map[string]any{"id": respID}})
+	if command != "" {
+		args, _ := json.Marshal(map[string]any{"cmd": command})
+		item = func(status string, _ []any) map[string]any {
+			return map[string]any{"type": "function_call", "id": itemID, "call_id": fmt.Sprintf("call_e2e_%d", id),
+				"name": "exec_command", "arguments": string(args), "status": status}
+		}
+	}
 	event(map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item("in_progress", []any{})})
-	event(map[string]any{"type": "response.output_text.delta", "item_id": msgID, "output_index": 0,
-		"content_index": 0, "delta": text})
+	if command == "" {
+		event(map[string]any{"type": "response.output_text.delta", "item_id": itemID, "output_index": 0,
+			"content_index": 0, "delta": text})
+	}
 	event(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item("completed", done)})
 	event(map[string]any{"type": "response.completed", "response": map[string]any{
 		"id":    respID,

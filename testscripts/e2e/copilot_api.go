@@ -20,7 +20,9 @@ import (
 // and one per continuation after an agentStop block (a follow-up after a
 // tool result has none). Each turn gets the next scripted turn, across
 // all the runs of a session, its edit applied to the state file before
-// the reply, as an agent would have done it. Every request is recorded.
+// the reply, as an agent would have done it; a turn with a command gets a
+// call of the CLI's bash tool, and the follow-up that brings its output
+// the turn's text. Every request is recorded.
 //
 // A run that asks more than limit times is answered HTTP 400 with an
 // error object, which 1.0.102 neither retries nor follows with another
@@ -36,7 +38,7 @@ type copilotAPI struct {
 }
 
 // copilotRequestLimit is the stand-in's default limit: the CLI's cap
-// allows 9 requests in a turn, and these sessions call no tools.
+// allows 9 requests in a turn, and a scripted command adds one.
 const copilotRequestLimit = 12
 
 // copilotTurn is the x-interaction-type of a conversation turn.
@@ -98,8 +100,19 @@ func (a *copilotAPI) serve(w http.ResponseWriter, r *http.Request, got received)
 		return
 	}
 	text := "Done."
-	if req.isTurn() {
-		text = a.nextTurn()
+	msgs := req.Msg.Messages
+	switch {
+	case req.isTurn():
+		var n int
+		n, text = a.nextTurn()
+		if command := a.command(n); command != "" {
+			a.awaitOutput(text)
+			a.answerTool(w, &req.apiRequest, "", "bash", command)
+			return
+		}
+	case len(msgs) > 0 && len(msgs[len(msgs)-1].toolResults()) > 0:
+		// The follow-up after a tool call: it brings the output.
+		text = a.gotOutput(strings.Join(msgs[len(msgs)-1].toolResults(), "\n"))
 	}
 	a.answer(w, &req.apiRequest, text)
 }
@@ -120,14 +133,15 @@ func (a *copilotAPI) record(req *copilotRequest) int {
 	return n
 }
 
-// nextTurn applies the next scripted turn's edit and returns its text.
-func (a *copilotAPI) nextTurn() string {
+// nextTurn applies the next scripted turn's edit and returns its number
+// (from 1) and text.
+func (a *copilotAPI) nextTurn() (int, string) {
 	a.mu.Lock()
 	a.served++
 	n := a.served
 	a.mu.Unlock()
 
-	return a.play(n)
+	return n, a.play(n)
 }
 
 // copilotDatetime is how 1.0.102 opens every user message it sends, the

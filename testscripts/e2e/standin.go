@@ -24,9 +24,11 @@ type standIn struct {
 	state string // the state file that turns edit
 	turns []turn // the script, turn by turn
 
-	mu   sync.Mutex
-	errs []error
-	ids  int
+	mu      sync.Mutex
+	errs    []error
+	ids     int
+	outputs []string // what the agent's commands printed, as the host sent it back
+	ending  string   // the text that ends the turn whose command runs
 }
 
 // A modelAPI is one host's model API, as its stand-in serves it on top of
@@ -132,6 +134,30 @@ func (s *standIn) play(n int) string {
 	}
 	return tr.text
 }
+
+// command is the shell command of the n-th turn of the script; "" when
+// it has none, or n is past the script.
+func (s *standIn) command(n int) string {
+	if n > len(s.turns) {
+		return ""
+	}
+	return s.turns[n-1].bash
+}
+
+// awaitOutput keeps text, a turn's, for the reply to the request that
+// brings its command's output back: a turn with a command is two replies,
+// the call of the shell tool, then the text that ends the turn.
+func (s *standIn) awaitOutput(text string) { store(s, &s.ending, text) }
+
+// gotOutput records what the command printed, as the host sent it back,
+// and returns the text that ends the turn.
+func (s *standIn) gotOutput(output string) string {
+	keep(s, &s.outputs, output)
+	return load(s, &s.ending)
+}
+
+// toolOutputs returns what the agent's commands printed, in order.
+func (s *standIn) toolOutputs() []string { return snapshot(s, &s.outputs) }
 
 // notServed is the message for a request no stand-in serves.
 func notServed(r *http.Request) string {
