@@ -34,7 +34,11 @@ var codex = Host{
 		Usage:        codexUsage,
 		Tells:        "systemMessage",
 	},
-	// Set by Codex's shell tool for the commands it runs.
+	// Set by Codex's shell tool for the commands it runs: CODEX_THREAD_ID
+	// in every sandbox mode (0.169.0, with CODEX_SESSION_ID and
+	// CODEX_TOOL_CALL_ID; e2e TestCodexAccept), the others by a sandbox:
+	// CODEX_SANDBOX_NETWORK_DISABLED when it cuts the network (seen),
+	// CODEX_SANDBOX under macOS's seatbelt (from Codex's source).
 	AgentEnv: []string{"CODEX_THREAD_ID", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED"},
 	Install: &Registration{
 		Scopes: []Scope{

@@ -37,8 +37,9 @@ var copilot = Host{
 		Usage:        copilotUsage,
 		ProjectDir:   []string{"COPILOT_PROJECT_DIR"},
 	},
-	// Set for every command Copilot CLI runs, its hooks included
-	// (PROTOCOL.md of Copilot CLI, section 7).
+	// Set for every command Copilot CLI runs: its hooks (PROTOCOL.md of
+	// Copilot CLI, section 7) and its bash tool's (1.0.102; e2e
+	// TestCopilotAccept).
 	AgentEnv: []string{"COPILOT_CLI"},
 	// Copilot CLI runs a project's Claude Code hooks too (sections 9
 	// and 10): such a call reads Copilot's input and looks for the

@@ -83,3 +83,18 @@ func TestCodexLoophook(t *testing.T) {
 		checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, codexReasons(t, first, resumed), 0, true)
 	})
 }
+
+// TestCodexAccept runs the agent's own loophook accept through Codex's
+// shell tool (exec_command), sandboxed as the suite's config.toml says
+// (workspace-write, approval never): refused, for CODEX_THREAD_ID, which
+// Codex sets for every command its tool runs, sandboxed or not.
+func TestCodexAccept(t *testing.T) {
+	sc := acceptLoop(t)
+	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+	s := newCodexSession(t, sc.state, sc.turns, registerCodexLoophook(sc, rec))
+	s.api.setTurnCap(len(sc.wantRules) + 2)
+	run := s.exec(prompt)
+	checkCodexRun(t, s, run)
+	checkAcceptRefused(t, s.p, s.api.toolOutputs(), "CODEX_THREAD_ID")
+	checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, codexReasons(t, run), 0, true)
+}

@@ -122,7 +122,7 @@ func TestContract(t *testing.T) {
 	// terminal), the contract holds, and the guard ends the session.
 	t.Run("agent's own accept refused", func(t *testing.T) {
 		t.Parallel()
-		two := []string{"empty input parses", "bad UTF-8 is rejected"}
+		two := acceptCriteria
 		claude, loophook := setup(t)
 		p := newProject(t, loop(two...))
 		installHooks(t, p.dir, loophook)
@@ -136,16 +136,7 @@ func TestContract(t *testing.T) {
 		run := logged(t, api, func() *claudeRun {
 			return runClaudeWith(t, claude, p, env, dialectPrompt, sessionID, "--allowedTools", "Bash")
 		})
-		refused := false
-		for _, r := range api.toolResults() {
-			t.Logf("tool result: %s", r)
-			if strings.Contains(r, "accept is a person's act") && strings.Contains(r, "CLAUDECODE") {
-				refused = true
-			}
-		}
-		if !refused {
-			t.Errorf("no tool result says loophook accept was refused: %q", api.toolResults())
-		}
+		checkAcceptRefused(t, p, api.toolResults(), "CLAUDECODE")
 		stops := run.hookRuns("Stop")
 		if len(stops) < 2 {
 			t.Fatalf("the Stop hook ran %d times, want the drop held", len(stops))
@@ -154,7 +145,6 @@ func TestContract(t *testing.T) {
 			t.Errorf("the stop after the refused accept: %s", s)
 		}
 		checkEndMessage(t, run, []string{"runaway guard"})
-		checkContractHolds(t, p, two[1])
 	})
 }
 

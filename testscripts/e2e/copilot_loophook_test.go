@@ -153,3 +153,14 @@ func TestCopilotLoophook(t *testing.T) {
 		}
 	})
 }
+
+// TestCopilotAccept runs the agent's own loophook accept through
+// Copilot's bash tool (-p --allow-all): refused, for COPILOT_CLI, which
+// the CLI sets for the commands its tool runs as for its hooks.
+func TestCopilotAccept(t *testing.T) {
+	sc := acceptLoop(t)
+	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+	s, reasons := copilotLoophookRun(t, sc, rec, false)
+	checkAcceptRefused(t, s.p, s.api.toolOutputs(), "COPILOT_CLI")
+	checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasons, 0, false)
+}

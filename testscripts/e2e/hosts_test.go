@@ -316,3 +316,42 @@ func checkResumeContext(t *testing.T, rec *hookRecorder, n int, got string) {
 		t.Errorf("the model got the resumed session's context\n%q\nloophook answered\n%q", got, want)
 	}
 }
+
+// acceptLoop is the escape through the shell tool (issue 22): the agent
+// meets one criterion of two, then drops the other from the state, sets
+// exit_signal and runs loophook accept with the host's shell tool. The
+// accept is refused, the dropped criterion held as removed, and, the
+// agent doing nothing more, the runaway guard ends the session.
+var acceptCriteria = []string{"empty input parses", "bad UTF-8 is rejected"}
+
+func acceptLoop(t *testing.T) hostLoop {
+	two := acceptCriteria
+	return hostLoop{
+		name:  "agent's own accept refused",
+		state: loop(two...),
+		turns: []turn{progress(two[0]), {
+			edit: edits(set("criteria", []string{two[0]}), set("exit_signal", true)),
+			text: "Dropped the UTF-8 criterion; accepting the change.",
+			bash: shellQuote(loophookBinary(t)) + " accept",
+		}},
+		wantRules:   []string{"unmet", "unmet", "unmet", "unmet", "guard"},
+		wantReasons: append([][]string{{two[1]}}, repeat(3, []string{"removed from the state", two[1]})...),
+	}
+}
+
+// checkAcceptRefused checks what the agent's commands printed (outputs,
+// as the host sent them to the model) for loophook accept's refusal, in
+// the words that name the host's marker variable, as its shell tool set
+// it, and that the contract still holds the dropped criterion.
+func checkAcceptRefused(t *testing.T, p *project, outputs []string, marker string) {
+	t.Helper()
+	refused := false
+	for _, out := range outputs {
+		t.Logf("the shell tool's output: %s", out)
+		refused = refused || strings.Contains(out, "accept is a person's act") && strings.Contains(out, "("+marker+" is set)")
+	}
+	if !refused {
+		t.Errorf("no output of the shell tool says loophook accept was refused for %s: %q", marker, outputs)
+	}
+	checkContractHolds(t, p, acceptCriteria[1])
+}
