@@ -5,14 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/status"
-	"github.com/loophook/loophook/internal/table"
 )
 
 func checkCommand() *cli.Command {
@@ -47,7 +45,7 @@ func checkCommand() *cli.Command {
 			}
 			failed := false
 			for _, r := range (checks.Runner{Top: top}).Run(cs) {
-				printCheck(c.App.Writer, r)
+				status.WriteCheck(c.App.Writer, r)
 				failed = failed || !r.Passed()
 			}
 			if failed {
@@ -69,54 +67,6 @@ func workTreeTop(dir string) (string, error) {
 		dir = wd
 	}
 	return config.Top(dir), nil
-}
-
-// printCheck prints a result: ok or FAIL, the check's name, its time and
-// command, and for a failure how it ended and the last lines it printed.
-func printCheck(w io.Writer, r checks.Result) {
-	verdict := "ok  "
-	if !r.Passed() {
-		verdict = "FAIL"
-	}
-	fmt.Fprintf(w, "%s  %s  %s  %s\n", verdict, r.Name, r.Took, r.Run)
-	if r.Passed() {
-		return
-	}
-	fmt.Fprintf(w, "      %s\n", r.Cause())
-	for _, line := range strings.Split(r.Tail, "\n") {
-		if line != "" {
-			fmt.Fprintf(w, "      | %s\n", line)
-		}
-	}
-	if r.Output != "" {
-		fmt.Fprintf(w, "      "+msgWholeOutput+"\n", r.Output)
-	}
-}
-
-// configRows are status's lines of the .loophook.json in force.
-func configRows(g *table.Grid, rep *status.Config) {
-	if rep == nil {
-		return
-	}
-	g.Row(table.Cell{Text: "checks:"}, table.Cell{Text: fmt.Sprintf(msgConfigState, shown(rep.Path), rep.State)})
-	for _, c := range rep.Checks {
-		text := fmt.Sprintf(msgCheckNever, c.Name)
-		if c.Result != "" {
-			tree := msgTreeChanged
-			if c.Current {
-				tree = msgTreeSame
-			}
-			text = fmt.Sprintf(msgCheckLast, c.Name, c.Result, c.At.Local().Format(timeShown), shortTree(c.Tree), tree)
-		}
-		g.Row(table.Cell{Text: ""}, table.Cell{Text: text})
-	}
-}
-
-func shortTree(t string) string {
-	if t == "" {
-		return msgNoTree
-	}
-	return t[:min(12, len(t))]
 }
 
 // acceptConfig approves the .loophook.json of the work tree of dir, the

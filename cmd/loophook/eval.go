@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -63,7 +61,7 @@ func evalCommand() *cli.Command {
 			if c.Bool("json") {
 				err = hook.WriteJSON(c.App.Writer, status.EvalOf(r))
 			} else {
-				err = printEval(c.App.Writer, r)
+				err = status.EvalOf(r).WriteText(c.App.Writer)
 			}
 			if err != nil {
 				return err
@@ -102,47 +100,4 @@ func evalInput(c *cli.Context, h hook.Wire) (hook.Input, error) {
 		in.LastAssistantMessage = &msg
 	}
 	return in, nil
-}
-
-func printEval(w io.Writer, r hook.Result) error {
-	decision := "go on"
-	if r.OK {
-		decision = "stop"
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "verdict:\t%s\n", decision)
-	fmt.Fprintf(tw, "rule:\t%s\n", r.Rule)
-	fmt.Fprintf(tw, "reason:\t%s\n", r.Reason)
-	if r.Loaded != nil {
-		fmt.Fprintf(tw, "state:\t%s\n", shown(r.Loaded.Path))
-		fmt.Fprintf(tw, "dialect:\t%s\n", r.Loaded.Dialect.Name)
-		fmt.Fprintf(tw, "guard:\t%d\n", r.Memory.Unchanged)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	cs := status.CriteriaOf(r)
-	if len(cs) == 0 {
-		return nil
-	}
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CRITERION\tMET\tVERIFICATION")
-	for _, c := range cs {
-		met := "no"
-		if c.Met {
-			met = "yes"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(c.Name), met, verification(c))
-	}
-	return tw.Flush()
-}
-
-// oneLine keeps a criterion's name on its row of a table.
-func oneLine(s string) string {
-	q := fmt.Sprintf("%q", s)
-	if q[1:len(q)-1] == s {
-		return s
-	}
-	return q
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
@@ -110,155 +108,6 @@ func statusSession(c *cli.Context, found state.Found, stateSession string) strin
 	return session
 }
 
-func printStatus(w io.Writer, st status.Report, colour bool) error {
-	if l := st.Loop; l != nil && len(l.Criteria) > 0 {
-		if _, err := fmt.Fprintln(w, progressBar(l.Met(), len(l.Criteria), colour)); err != nil {
-			return err
-		}
-	}
-	var g table.Grid
-	g.Row(table.Cell{Text: "state:"}, table.Cell{Text: shown(st.State)})
-	g.Row(table.Cell{Text: "dialect:"}, table.Cell{Text: st.Dialect})
-	if l := st.Loop; l != nil {
-		spec := oneLine(l.Spec)
-		if spec == "" {
-			spec = "-"
-		}
-		g.Row(table.Cell{Text: "spec:"}, table.Cell{Text: spec})
-		if st.Dialect == schema.Hope.Name {
-			g.Row(table.Cell{Text: "status:"}, table.Cell{Text: l.Status})
-			g.Row(table.Cell{Text: "iteration:"}, table.Cell{Text: number(l.Iteration) + " of " + number(l.MaxIterations)})
-			g.Row(table.Cell{Text: "stuck:"}, table.Cell{Text: number(l.StuckCount) + " of " + strconv.Itoa(l.StuckLimit)})
-			switch {
-			case l.Budget != nil:
-				g.Row(table.Cell{Text: "cost:"}, table.Cell{Text: number(l.Cost) + " of " + number(*l.Budget)})
-			case l.Cost > 0:
-				g.Row(table.Cell{Text: "cost:"}, table.Cell{Text: number(l.Cost) + " (no budget)"})
-			}
-			g.Row(table.Cell{Text: "exit signal:"}, table.Cell{Text: strconv.FormatBool(l.ExitSignal)})
-		} else {
-			g.Row(table.Cell{Text: "stage:"}, table.Cell{Text: oneLine(l.Stage)})
-			if !l.CancelledAt.IsZero() {
-				g.Row(table.Cell{Text: "cancelled:"}, table.Cell{Text: fmt.Sprintf(msgCancelledAt, l.CancelledAt.Local().Format(timeShown))})
-			}
-		}
-		for _, r := range []struct{ label, text string }{
-			{"waiting:", l.Waiting}, {"failed:", l.Failed}, {"exhausted:", l.Exhausted},
-		} {
-			if r.text != "" {
-				g.Row(table.Cell{Text: r.label}, table.Cell{Text: oneLine(r.text)})
-			}
-		}
-		if l.DoneClaim {
-			g.Row(table.Cell{Text: "done claim:"}, table.Cell{Text: "yes"})
-		}
-		g.Row(table.Cell{Text: "criteria:"}, table.Cell{Text: fmt.Sprintf("%d of %d met", l.Met(), len(l.Criteria))})
-		if n := len(l.CompletedSteps) + len(l.RemainingSteps); n > 0 {
-			g.Row(table.Cell{Text: "steps:"}, table.Cell{Text: fmt.Sprintf("%d of %d done", len(l.CompletedSteps), n)})
-		}
-		if l.NextStep != "" {
-			g.Row(table.Cell{Text: "next step:"}, table.Cell{Text: oneLine(l.NextStep)})
-		}
-	} else {
-		g.Row(table.Cell{Text: "problems:"}, table.Cell{Text: strconv.Itoa(len(st.Problems))})
-	}
-	session, rule := st.Session, string(st.LastRule)
-	if session == "" {
-		session = "none"
-	}
-	if rule == "" {
-		rule = "-"
-	}
-	g.Row(table.Cell{Text: "session:"}, table.Cell{Text: oneLine(session)})
-	if st.Host != "" {
-		g.Row(table.Cell{Text: "host:"}, table.Cell{Text: st.Host})
-	}
-	g.Row(table.Cell{Text: "guard:"}, table.Cell{Text: fmt.Sprintf("%d of %d", st.Guard, st.GuardLimit)})
-	for _, m := range st.Budgets {
-		g.Row(table.Cell{Text: string(m.Measure) + ":"}, table.Cell{Text: budgetBar(m, colour)})
-	}
-	configRows(&g, st.Config)
-	g.Row(table.Cell{Text: "last rule:"}, table.Cell{Text: rule})
-	decision := "go on"
-	if st.Verdict.OK {
-		decision = "stop"
-	}
-	g.Row(table.Cell{Text: "verdict:"}, table.Cell{Text: fmt.Sprintf("%s (%s)", decision, st.Verdict.Rule)})
-	if st.Loop != nil {
-		g.Row(table.Cell{Text: "reason:"}, table.Cell{Text: st.Verdict.Reason})
-	}
-	if err := g.Write(w, colour); err != nil {
-		return err
-	}
-
-	if st.Loop == nil {
-		fmt.Fprintln(w)
-		for _, p := range st.Problems {
-			fmt.Fprintln(w, p)
-		}
-		return nil
-	}
-	if len(st.Loop.Criteria) > 0 {
-		fmt.Fprintln(w)
-		g = table.Grid{}
-		g.Row(table.Cell{Text: "CRITERION", Style: table.Bold}, table.Cell{Text: "MET", Style: table.Bold}, table.Cell{Text: "VERIFICATION", Style: table.Bold})
-		for _, c := range st.Loop.Criteria {
-			met := table.Cell{Text: "no", Style: table.Red}
-			if c.Met {
-				met = table.Cell{Text: "yes", Style: table.Green}
-			}
-			g.Row(table.Cell{Text: oneLine(c.Name)}, met, table.Cell{Text: verification(c)})
-		}
-		if err := g.Write(w, colour); err != nil {
-			return err
-		}
-	}
-	if len(st.Loop.CompletedSteps)+len(st.Loop.RemainingSteps) > 0 {
-		fmt.Fprintln(w)
-		g = table.Grid{}
-		g.Row(table.Cell{Text: "STEP", Style: table.Bold}, table.Cell{Text: "STATE", Style: table.Bold})
-		for _, s := range st.Loop.CompletedSteps {
-			g.Row(table.Cell{Text: oneLine(s)}, table.Cell{Text: "done"})
-		}
-		for i, s := range st.Loop.RemainingSteps {
-			state := "left"
-			if i == 0 {
-				state = "next"
-			}
-			g.Row(table.Cell{Text: oneLine(s)}, table.Cell{Text: state})
-		}
-		if err := g.Write(w, colour); err != nil {
-			return err
-		}
-	}
-	if len(st.Loop.Notes) > 0 {
-		fmt.Fprintln(w)
-		g = table.Grid{}
-		g.Row(table.Cell{Text: "A RESUMED AGENT IS TOLD", Style: table.Bold})
-		for _, n := range st.Loop.Notes {
-			g.Row(table.Cell{Text: oneLine(n)})
-		}
-		return g.Write(w, colour)
-	}
-	return nil
-}
-
-// colourful reports whether w is a terminal that wants colour: not when
-// NO_COLOR is set (no-color.org) or the terminal is dumb.
-func colourful(w io.Writer) bool {
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && terminal(w)
-}
-
-// terminal reports whether w is a terminal.
-func terminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // number prints a JSON number as a person writes it: 3, not 3e+00.
 func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
@@ -295,7 +144,7 @@ func showStatus(c *cli.Context, o hook.Options, found state.Found) error {
 	if c.Bool("json") {
 		err = hook.WriteJSON(c.App.Writer, st)
 	} else {
-		err = printStatus(c.App.Writer, st, colourful(c.App.Writer))
+		err = st.WriteText(c.App.Writer, table.Colourful(c.App.Writer))
 	}
 	if err != nil {
 		return err
@@ -318,7 +167,7 @@ func watchStatus(c *cli.Context, o hook.Options, found state.Found) error {
 		}
 		if stamp != last {
 			switch {
-			case terminal(c.App.Writer):
+			case table.Terminal(c.App.Writer):
 				fmt.Fprint(c.App.Writer, clearScreen)
 			case last != "":
 				fmt.Fprintln(c.App.Writer) // a pipe gets each drawing after the last, no screen codes
@@ -330,29 +179,4 @@ func watchStatus(c *cli.Context, o hook.Options, found state.Found) error {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-}
-
-// progressBar is one line: a bar of the criteria met, and the count.
-func progressBar(met, total int, colour bool) string {
-	const width = 24
-	full := met * width / total
-	bar := strings.Repeat("#", full) + strings.Repeat("-", width-full)
-	if colour {
-		bar = table.Green + bar[:full] + table.Reset + bar[full:]
-	}
-	return fmt.Sprintf("[%s] "+msgProgress(met, total), bar)
-}
-
-// budgetBar shows a measured budget as used of limit, with a bar.
-func budgetBar(m criteria.Measured, colour bool) string {
-	if m.Unrecorded {
-		return fmt.Sprintf(msgUnrecorded, m.Figure(m.Limit))
-	}
-	const width = 24
-	full := int(min(m.Used, m.Limit) * width / m.Limit)
-	bar := strings.Repeat("#", full) + strings.Repeat("-", width-full)
-	if colour && m.Reached() {
-		bar = table.Red + bar + table.Reset
-	}
-	return fmt.Sprintf("[%s] "+msgBudget, bar, m.Figure(m.Used), m.Figure(m.Limit))
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,7 +49,7 @@ func whyCommand() *cli.Command {
 				fmt.Fprintf(c.App.Writer, msgNoJournal+"\n", shown(found.Path))
 				return nil
 			}
-			if err := printTimeline(c.App.Writer, entries); err != nil {
+			if err := status.WriteTimeline(c.App.Writer, entries); err != nil {
 				return err
 			}
 			if status.CheckFailed(entries) {
@@ -59,61 +57,9 @@ func whyCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				printFailedChecks(c.App.Writer, top)
+				status.WriteFailedChecks(c.App.Writer, top)
 			}
 			return nil
 		},
 	}
-}
-
-// printFailedChecks shows, for each check in force whose last run failed,
-// how it ended, the last lines it printed, and the file that keeps its
-// whole output (its last MiB).
-func printFailedChecks(w io.Writer, top string) {
-	for _, r := range status.FailedChecks(top) {
-		fmt.Fprintf(w, "\n"+msgFailedCheck+"\n", r.Name, r.Run, r.Cause(), r.At.Local().Format("15:04:05"))
-		for _, line := range strings.Split(r.Tail, "\n") {
-			fmt.Fprintf(w, "  | %s\n", line)
-		}
-		if r.Output != "" {
-			fmt.Fprintf(w, "  "+msgWholeOutput+"\n", r.Output)
-		}
-	}
-}
-
-// printTimeline prints one line an evaluation: the time, the verdict, the
-// rule and its reason, shortened to a line.
-func printTimeline(w io.Writer, entries []hook.Entry) error {
-	sessions := map[string]bool{}
-	for _, e := range entries {
-		sessions[e.Session] = true
-	}
-	for _, e := range entries {
-		verdict := "go on  "
-		if e.OK {
-			verdict = "stopped"
-		}
-		line := fmt.Sprintf("%s  %s  %-16s %s", e.Time.Local().Format("15:04:05"), verdict, e.Rule, strings.Join(strings.Fields(e.Reason), " "))
-		if !e.Changed {
-			line += " " + fmt.Sprintf(msgUnchanged, e.Guard)
-		}
-		if len(e.Budgets) > 0 {
-			var figures []string
-			for _, m := range e.Budgets {
-				if m.Unrecorded {
-					figures = append(figures, fmt.Sprintf(msgWhyUnrecorded, m.Measure))
-					continue
-				}
-				figures = append(figures, fmt.Sprintf(msgWhyBudget, m.Measure, m.Figure(m.Used), m.Figure(m.Limit)))
-			}
-			line += " " + fmt.Sprintf(msgWhyBudgets, strings.Join(figures, ", "))
-		}
-		if len(sessions) > 1 {
-			line += "  [" + e.Session + "]"
-		}
-		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " ")); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
-	"github.com/loophook/loophook/hook/status"
 )
 
 // Every sentence a person reads from loophook's commands is written here or
@@ -70,17 +69,11 @@ const (
 	msgCancelDialectFailed = "cannot cancel the loop in %s: %v"
 	hintCancelDialect      = "stop that loop the way its own system does"
 	msgStandAside          = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
-	msgBudget              = "%s of %s"
-	msgUnrecorded          = "limit %s, not recorded by this host"
 	msgTokensUnrecorded    = "%s records no token usage: the token budget of %s cannot be measured there, and will not end a loop"
 	msgWatchJSON           = "--watch redraws text; it does not go with --json"
 	clearScreen            = "\x1b[H\x1b[2J"
 	msgReadJournal         = "read the journal: %v"
 	msgNoJournal           = "no evaluations yet of the loop in %s"
-	msgUnchanged           = "(state unchanged, guard %d)"
-	msgWhyBudgets          = "(budgets: %s)"
-	msgWhyBudget           = "%s %s of %s"
-	msgWhyUnrecorded       = "%s not recorded by this host"
 	msgEndContract         = "end the loop's contract: %v"
 	msgKeepContract        = "keep the loop's contract: %v"
 	msgBelowRoot           = "the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s"
@@ -157,15 +150,6 @@ func msgRemovedFile(path string) string {
 const (
 	msgNoArguments   = "%s takes no arguments"
 	msgNoChecks      = "no approved checks in %s"
-	msgWholeOutput   = "whole output: %s"
-	msgConfigState   = "%s (%s)"
-	msgCheckNever    = "%s: not run yet"
-	msgCheckLast     = "%s: %s at %s on tree %s (%s)"
-	msgCancelledAt   = "%s by loophook cancel; holds while the state stays as it is"
-	timeShown        = "2006-01-02 15:04:05"
-	msgTreeSame      = "the tree as it is now"
-	msgTreeChanged   = "the tree has changed since"
-	msgNoTree        = "outside git"
 	msgApprove       = "approve %s: %v"
 	msgApprovedFirst = "%s is approved: its checks run before a loop may end"
 	msgApproved      = "%s is approved in its new version"
@@ -173,25 +157,3 @@ const (
 	msgApprovedNone  = "%s is gone, and so are its checks and budgets: none are in force"
 	hintSchemaConfig = "loophook schema --config prints the file's schema"
 )
-
-// why's lines for a failed check.
-const msgFailedCheck = "check %q (%s) %s at %s:"
-
-// verification is a criterion's VERIFICATION column.
-func verification(c status.Criterion) string {
-	switch {
-	case c.Removed:
-		return "removed from the state: unmet until loophook accept"
-	case c.Verification == "":
-		return "-"
-	}
-	return c.Verification
-}
-
-// msgProgress is the bar's caption: the noun agrees with the total.
-func msgProgress(met, total int) string {
-	if total == 1 {
-		return fmt.Sprintf("%d of 1 criterion met", met)
-	}
-	return fmt.Sprintf("%d of %d criteria met", met, total)
-}

@@ -4,6 +4,7 @@ package table
 
 import (
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -58,4 +59,20 @@ func (g *Grid) Write(w io.Writer, colour bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Colourful reports whether w is a terminal that wants colour: not when
+// NO_COLOR is set (no-color.org) or the terminal is dumb.
+func Colourful(w io.Writer) bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && Terminal(w)
+}
+
+// Terminal reports whether w is a terminal.
+func Terminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

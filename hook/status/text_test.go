@@ -1,4 +1,4 @@
-package main
+package status
 
 import (
 	"bytes"
@@ -7,19 +7,18 @@ import (
 	"testing"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/status"
 	"github.com/loophook/loophook/internal/table"
 )
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
-func TestPrintStatusColour(t *testing.T) {
-	st := status.Report{
+func TestWriteTextColour(t *testing.T) {
+	st := Report{
 		State: ".loop/state.json", Valid: true, Session: "s1", Guard: 1, GuardLimit: 3, LastRule: criteria.RuleUnmet,
-		Verdict: status.Verdict{Rule: criteria.RuleUnmet, Reason: "go on"},
-		Loop: &status.Loop{
+		Verdict: Verdict{Rule: criteria.RuleUnmet, Reason: "go on"},
+		Loop: &Loop{
 			Spec: "ünïcode spec", Status: "in_progress", Iteration: 1, MaxIterations: 10, StuckLimit: 5,
-			Criteria: []status.Criterion{
+			Criteria: []Criterion{
 				{Name: "tests pass", Met: true, Verification: "execution output"},
 				{Name: "dökumented", Met: false},
 			},
@@ -27,10 +26,10 @@ func TestPrintStatusColour(t *testing.T) {
 		},
 	}
 	var plain, colour bytes.Buffer
-	if err := printStatus(&plain, st, false); err != nil {
+	if err := st.WriteText(&plain, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := printStatus(&colour, st, true); err != nil {
+	if err := st.WriteText(&colour, true); err != nil {
 		t.Fatal(err)
 	}
 	if ansi.Match(plain.Bytes()) {
@@ -48,12 +47,5 @@ func TestPrintStatusColour(t *testing.T) {
 		if !strings.Contains(colour.String(), want) {
 			t.Errorf("colour output lacks %q:\n%q", want, colour.String())
 		}
-	}
-}
-
-func TestColourfulNotForFiles(t *testing.T) {
-	var b bytes.Buffer
-	if colourful(&b) {
-		t.Error("colourful(buffer) = true")
 	}
 }
