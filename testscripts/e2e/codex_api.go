@@ -33,6 +33,7 @@ type codexAPI struct {
 	standIn // the server, the script, its lock and records
 
 	cap     int             // turn requests answered before HTTP 400
+	tty     bool            // commands run in a pseudo-terminal
 	turn    []*codexRequest // turn requests answered
 	refused []*codexRequest // turn requests refused at the cap
 	other   []*codexRequest // everything else
@@ -192,6 +193,10 @@ func newCodexAPI(t *testing.T, statePath string, turns []turn) *codexAPI {
 // setTurnCap changes how many turn requests are answered before HTTP 400.
 func (a *codexAPI) setTurnCap(n int) { store(&a.standIn, &a.cap, n) }
 
+// setTTY has the shell tool run commands in a pseudo-terminal (its tty
+// argument), as an agent may ask it to.
+func (a *codexAPI) setTTY(on bool) { store(&a.standIn, &a.tty, on) }
+
 func (a *codexAPI) turnCap() int { return load(&a.standIn, &a.cap) }
 
 // turnRequests returns the turn requests answered so far, in order.
@@ -291,7 +296,7 @@ func (a *codexAPI) stream(w http.ResponseWriter, text, command string) {
 	done := []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}
 	event(map[string]any{"type": "response.created", "response": map[string]any{"id": respID}})
 	if command != "" {
-		args, _ := json.Marshal(map[string]any{"cmd": command})
+		args, _ := json.Marshal(map[string]any{"cmd": command, "tty": load(&a.standIn, &a.tty)})
 		item = func(status string, _ []any) map[string]any {
 			return map[string]any{"type": "function_call", "id": itemID, "call_id": fmt.Sprintf("call_e2e_%d", id),
 				"name": "exec_command", "arguments": string(args), "status": status}

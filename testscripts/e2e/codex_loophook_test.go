@@ -85,16 +85,31 @@ func TestCodexLoophook(t *testing.T) {
 }
 
 // TestCodexAccept runs the agent's own loophook accept through Codex's
-// shell tool (exec_command), sandboxed as the suite's config.toml says
-// (workspace-write, approval never): refused, for CODEX_THREAD_ID, which
-// Codex sets for every command its tool runs, sandboxed or not.
+// shell tool (exec_command): sandboxed as the suite's config.toml says
+// (workspace-write, approval never), and with full access in a
+// pseudo-terminal, where standard input is a terminal and only the marker
+// tells the agent from a person. Refused both ways, for CODEX_THREAD_ID,
+// which Codex sets for every command its tool runs, sandboxed or not.
 func TestCodexAccept(t *testing.T) {
-	sc := acceptLoop(t)
-	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
-	s := newCodexSession(t, sc.state, sc.turns, registerCodexLoophook(sc, rec))
-	s.api.setTurnCap(len(sc.wantRules) + 2)
-	run := s.exec(prompt)
-	checkCodexRun(t, s, run)
-	checkAcceptRefused(t, s.p, s.api.toolOutputs(), "CODEX_THREAD_ID")
-	checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, codexReasons(t, run), 0, true)
+	for _, c := range []struct {
+		name  string
+		tty   bool
+		flags []string
+	}{
+		{"sandboxed", false, nil},
+		{"full access in a terminal", true, []string{"--dangerously-bypass-approvals-and-sandbox"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			sc := acceptLoop(t)
+			rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+			s := newCodexSession(t, sc.state, sc.turns, registerCodexLoophook(sc, rec))
+			s.api.setTurnCap(len(sc.wantRules) + 2)
+			s.api.setTTY(c.tty)
+			run := s.runCodex(append(append([]string{"exec", "--strict-config"}, c.flags...), prompt)...)
+			checkCodexRun(t, s, run)
+			checkAcceptRefused(t, s.p, s.api.toolOutputs(), "CODEX_THREAD_ID")
+			checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, codexReasons(t, run), 0, true)
+		})
+	}
 }
