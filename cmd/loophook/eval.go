@@ -31,10 +31,7 @@ func evalCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the evaluation as JSON"},
 		),
 		Action: func(c *cli.Context) error {
-			if err := noArguments(c); err != nil {
-				return err
-			}
-			o, err := options(c)
+			o, err := commandOptions(c)
 			if err != nil {
 				return err
 			}

@@ -50,6 +50,15 @@ type flagValues interface {
 	Bool(name string) bool
 }
 
+// commandOptions are the options of a person's command that reads a loop
+// as the hook does (eval, status): flags only, no arguments.
+func commandOptions(c *cli.Context) (hook.Options, error) {
+	if err := noArguments(c); err != nil {
+		return hook.Options{}, err
+	}
+	return options(c)
+}
+
 // options turns the flags into hook options, refusing values that make no sense.
 func options(c flagValues) (hook.Options, error) {
 	o := hook.Options{

@@ -41,10 +41,7 @@ func statusCommand() *cli.Command {
 			&cli.BoolFlag{Name: "watch", Usage: "redraw the status whenever the state file changes, until interrupted"},
 		),
 		Action: func(c *cli.Context) error {
-			if err := noArguments(c); err != nil {
-				return err
-			}
-			o, err := options(c)
+			o, err := commandOptions(c)
 			if err != nil {
 				return err
 			}
