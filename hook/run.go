@@ -1,6 +1,6 @@
-// Package hook is everything one evaluation touches outside the decision:
-// the hook input, finding and loading the state file, the hook's memory, the
-// transcript tail, and rendering a verdict in a host's wire.
+// Package hook is one evaluation outside the decision: the hook input, the
+// hook's memory, and a verdict rendered in a host's wire. The state file is
+// found and read in hook/state, the transcript's tail in hook/transcript.
 package hook
 
 import (
