@@ -10,7 +10,7 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
-	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/hook/statefile"
 )
 
 func acceptCommand() *cli.Command {
@@ -44,32 +44,26 @@ func acceptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			found, err := findLoop(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
+			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
 			if err != nil && approved {
 				return nil // no loop to accept the criteria of: the file was the point
 			}
 			if err != nil {
 				return err
 			}
-			l := state.Load(found)
-			if l.Loop == nil {
-				if _, err := state.ReadFile(found.Path); err != nil {
-					return fail("", msgFileError, shown(found.Path), err)
-				}
-				err := invalidState(shown(found.Path), found.Dialect.Name, len(l.Problems))
+			acc, err := statefile.Accept(found, time.Now())
+			if err != nil {
+				return err
+			}
+			if acc.Loop == nil {
+				err := invalidState(shown(found.Path), found.Dialect.Name, acc.Problems)
 				err.(*failure).hint = hintAcceptInvalid
 				return err
 			}
-			store := hook.StoreFor(found)
-			change, err := store.Accept(l.Loop, time.Now())
-			if err != nil {
-				return fail("", "keep the contract of %s: %v", shown(found.Path), err)
+			if acc.Uncancel != nil {
+				say(c.App.ErrWriter, tagNote, "%v", acc.Uncancel)
 			}
-			// A person accepting the loop takes it up again after a cancel.
-			if err := store.Uncancel(); err != nil {
-				say(c.App.ErrWriter, tagNote, "%v", err)
-			}
-			printAccepted(c.App.ErrWriter, shown(found.Path), l.Loop, change)
+			printAccepted(c.App.ErrWriter, shown(found.Path), acc.Loop, acc.Change)
 			return nil
 		},
 	}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"io"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/statefile"
-	"github.com/loophook/loophook/schema"
 )
 
 func cancelCommand() *cli.Command {
@@ -33,44 +31,29 @@ func cancelCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return fail("name the file with --state FILE", "cancel takes no arguments")
 			}
-			found, err := locateState(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
+			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil {
 				return err
 			}
-			path := found.Path
-			if found.Dialect.Name != schema.Hope.Name {
-				// loophook never writes another loop system's file: it
-				// keeps its own record of the cancel.
-				record, err := hook.CancelLoop(found, time.Now())
-				if err != nil {
-					return fail(hintCancelDialect, msgCancelDialectFailed, shown(path), err)
-				}
-				say(c.App.ErrWriter, "", "%s", msgCancelledDialect(shown(path), found.Dialect.Name, record))
-			} else if err := cancelLoop(c.App.ErrWriter, path, time.Now()); err != nil {
+			done, err := statefile.End(found, time.Now())
+			if err != nil {
 				return err
 			}
-			// A person ended the loop: so ends its contract (SPEC section 5).
-			if err := hook.EndLoop(found); err != nil {
-				say(c.App.ErrWriter, tagNote, msgEndContract, err)
+			w, path := c.App.ErrWriter, shown(found.Path)
+			switch {
+			case done.Record != "":
+				say(w, "", "%s", msgCancelledDialect(path, found.Dialect.Name, done.Record))
+			case done.Aside != "":
+				say(w, "", "%s", msgMovedAside(path, shown(done.Aside), done.Why))
+			case done.Was == "":
+				say(w, "", "%s", msgAlreadyCancelled(path))
+			default:
+				say(w, "", "%s", msgCancelled(path, done.Was))
+			}
+			if done.Contract != nil {
+				say(w, tagNote, msgEndContract, done.Contract)
 			}
 			return nil
 		},
 	}
-}
-
-// cancelLoop ends the hope loop whose state is at path, and says how.
-func cancelLoop(w io.Writer, path string, now time.Time) error {
-	done, err := statefile.Cancel(path, now)
-	if err != nil {
-		return err
-	}
-	switch {
-	case done.Aside != "":
-		say(w, "", "%s", msgMovedAside(shown(path), shown(done.Aside), done.Why))
-	case done.Was == "":
-		say(w, "", "%s", msgAlreadyCancelled(shown(path)))
-	default:
-		say(w, "", "%s", msgCancelled(shown(path), done.Was))
-	}
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
 )
 
@@ -49,7 +50,7 @@ func evalCommand() *cli.Command {
 			if c.IsSet("session") || c.String("input") == "" {
 				// Without a replayed input, look at the loop as its own
 				// session would, as status does.
-				if found, err := findLoop(o); err == nil {
+				if found, err := statefile.Locate(o); err == nil {
 					in.SessionID = statusSession(c, found, state.Load(found).Session)
 				}
 			}

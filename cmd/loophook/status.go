@@ -4,18 +4,16 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
-	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
 	"github.com/loophook/loophook/internal/table"
-	"github.com/loophook/loophook/schema"
 )
 
 func statusCommand() *cli.Command {
@@ -45,7 +43,7 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			found, err := findLoop(o)
+			found, err := statefile.Locate(o)
 			if err != nil && c.Bool("json") {
 				// A script reading --json gets JSON that says there is no loop.
 				hook.WriteJSON(c.App.Writer, status.NoLoop{Found: false, Reason: err.Error()})
@@ -65,33 +63,6 @@ func statusCommand() *cli.Command {
 	}
 }
 
-// findLoop is the state file a person's command works on: --state, else
-// the one the hook would find from --dir or here.
-func findLoop(o hook.Options) (state.Found, error) {
-	if o.StatePath != "" {
-		if _, err := os.Lstat(o.StatePath); err != nil {
-			return state.Found{}, fail("", msgFileError, o.StatePath, pathCause(err))
-		}
-	}
-	dir := o.Dir
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
-			return state.Found{}, fail("", msgFindState, err)
-		}
-	}
-	if found := o.Find(dir); found.Path != "" {
-		return found, nil
-	}
-	files := []string{}
-	for _, d := range schema.Dialects {
-		if o.Dialect == "" || o.Dialect == d.Name {
-			files = append(files, d.File)
-		}
-	}
-	return state.Found{}, fail(hintInit, msgNoState, dir, strings.Join(files, ", "))
-}
-
 // statusSession is the session whose guard status shows: the one named, else
 // the one the loop belongs to, else the one the hook saw last, else none.
 func statusSession(c *cli.Context, found state.Found, stateSession string) string {
@@ -108,13 +79,6 @@ func statusSession(c *cli.Context, found state.Found, stateSession string) strin
 // number prints a JSON number as a person writes it: 3, not 3e+00.
 func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-// locateState is the state file a person's command works on: --state,
-// else the one the hook would find from --dir or here.
-func locateState(o hook.Options) (state.Found, error) {
-	o.Host = host.Strict().Wire
-	return findLoop(o)
 }
 
 // showStatus prints the status of the loop found.

@@ -9,6 +9,7 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -42,7 +43,7 @@ func validateCommand() *cli.Command {
 					return fail("", "%s: %v", path, err)
 				}
 			}
-			found, err := locateState(o)
+			found, err := statefile.Locate(o)
 			if err != nil {
 				return err
 			}

@@ -24,6 +24,11 @@ type Cancelled struct {
 	// Aside, when set, is where the state was moved, since it could not
 	// be edited (Why).
 	Aside, Why string
+	// Record, for another loop system's loop, is the hook's record of the
+	// cancel (End).
+	Record string
+	// Contract, when set, is why the loop's contract could not be ended.
+	Contract error
 }
 
 // Cancel ends the hope loop whose state is at path, whatever the file

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,20 @@ func TestBrokenNameNeverOverwrites(t *testing.T) {
 		if err := os.Symlink("nowhere", filepath.Join(dir, got)); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A person's command with no loop to work on is refused with the way to
+// start one; a --state that is not there, by its name.
+func TestLocateRefusesWithAHint(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Locate(hook.Options{Dir: dir})
+	var r *Refusal
+	if !errors.As(err, &r) || !strings.Contains(r.Error(), "no loop state found from "+dir) || !strings.Contains(r.Hint(), "loophook init") {
+		t.Errorf("Locate in an empty directory = %v", err)
+	}
+	missing := filepath.Join(dir, "missing.json")
+	if _, err := Locate(hook.Options{StatePath: missing}); err == nil || err.Error() != missing+": no such file or directory" {
+		t.Errorf("Locate of a missing --state = %v", err)
 	}
 }

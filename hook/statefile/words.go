@@ -10,11 +10,17 @@ import (
 // Every sentence of this package a person reads.
 
 const (
-	hintInitExample = `loophook init --spec "add a --json flag" --criterion "tests pass"`
-	whyEmpty        = "the file is empty"
-	whyNotObject    = "not a JSON object"
-	pointsToFile    = "the file it points to"
-	pointsToDir     = "what it points to"
+	hintStart         = "start a loop with: loophook init --spec \"...\" --criterion \"...\""
+	errNoState        = "no loop state found from %s (looked for %s)"
+	errFindState      = "find the state: %v"
+	errCancelDialect  = "cannot cancel the loop in %s: %v"
+	hintCancelDialect = "stop that loop the way its own system does"
+	errKeepContract   = "keep the contract of %s: %v"
+	hintInitExample   = `loophook init --spec "add a --json flag" --criterion "tests pass"`
+	whyEmpty          = "the file is empty"
+	whyNotObject      = "not a JSON object"
+	pointsToFile      = "the file it points to"
+	pointsToDir       = "what it points to"
 )
 
 func errCreate(name string, err error) error {

@@ -1,0 +1,89 @@
+package statefile
+
+import (
+	"os"
+	"strings"
+	"time"
+
+	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/schema"
+)
+
+// Locate is the state file a person's command works on: --state, else the
+// one the hook would find from --dir, else from the working directory.
+func Locate(o hook.Options) (state.Found, error) {
+	if o.StatePath != "" {
+		if _, err := os.Lstat(o.StatePath); err != nil {
+			return state.Found{}, refuse("", "%s: %v", o.StatePath, regular.PathCause(err))
+		}
+	}
+	dir := o.Dir
+	if dir == "" {
+		var err error
+		if dir, err = os.Getwd(); err != nil {
+			return state.Found{}, refuse("", errFindState, err)
+		}
+	}
+	if found := o.Find(dir); found.Path != "" {
+		return found, nil
+	}
+	files := []string{}
+	for _, d := range schema.Dialects {
+		if o.Dialect == "" || o.Dialect == d.Name {
+			files = append(files, d.File)
+		}
+	}
+	return state.Found{}, refuse(hintStart, errNoState, dir, strings.Join(files, ", "))
+}
+
+// End ends the loop of the state found, of any loop system: a hope state
+// as Cancel does, another system's by the hook's own record of the cancel
+// (loophook never writes that system's file). A person ended the loop: so
+// ends its contract (SPEC section 5).
+func End(found state.Found, now time.Time) (Cancelled, error) {
+	var done Cancelled
+	var err error
+	if found.Dialect.Name == schema.Hope.Name {
+		done, err = Cancel(found.Path, now)
+	} else if done.Record, err = hook.CancelLoop(found, now); err != nil {
+		err = refuse(hintCancelDialect, errCancelDialect, shown(found.Path), err)
+	}
+	if err != nil {
+		return Cancelled{}, err
+	}
+	done.Contract = hook.EndLoop(found)
+	return done, nil
+}
+
+// Accepted is what Accept did.
+type Accepted struct {
+	// Loop is the loop accepted; nil when the state is not a valid one,
+	// with its number of Problems.
+	Loop     *criteria.Loop
+	Problems int
+	Change   hook.ContractChange
+	// Uncancel, when set, is why a cancel's record could not be cleared.
+	Uncancel error
+}
+
+// Accept makes the criteria that the state found lists now its loop's
+// contract (SPEC section 5), and takes the loop up again after a cancel.
+// The caller has made sure a person runs it.
+func Accept(found state.Found, now time.Time) (Accepted, error) {
+	l := state.Load(found)
+	if l.Loop == nil {
+		if _, err := state.ReadFile(found.Path); err != nil {
+			return Accepted{}, refuse("", "%s: %v", shown(found.Path), err)
+		}
+		return Accepted{Problems: len(l.Problems)}, nil
+	}
+	store := hook.StoreFor(found)
+	change, err := store.Accept(l.Loop, now)
+	if err != nil {
+		return Accepted{}, refuse("", errKeepContract, shown(found.Path), err)
+	}
+	return Accepted{Loop: l.Loop, Change: change, Uncancel: store.Uncancel()}, nil
+}
