@@ -19,7 +19,7 @@ type turn struct {
 	edit edit
 	text string
 	// bash, when set, is a command the agent runs with its shell tool
-	// (Claude Code's, Codex CLI's and Copilot CLI's stand-ins): the tool's
+	// (every host's stand-in): the tool's
 	// output comes back in a request of its own, whose reply ends the turn.
 	// Claude Code's gets text with the call, and a plain reply at the end;
 	// the others the call alone, then text.

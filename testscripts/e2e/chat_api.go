@@ -21,13 +21,17 @@ import (
 // A request that offers tools is a turn of the agent: the k-th of them,
 // over all the runs of a scenario, gets turns[k-1], its edit applied to
 // the state file before the reply; a request without tools (a title or
-// memory helper) gets a plain reply and is not counted. Every request is
+// memory helper) gets a plain reply and is not counted. A turn with a
+// command is answered with a call of the host's shell tool, its edit
+// applied, and the request that brings the tool's output back (a "tool"
+// message last; not a turn) with the turn's text. Every request is
 // recorded. Past limit turns every request is refused with HTTP 400 and
 // runaway is closed: Qwen ends the run on a 400, Droid does not (it runs
 // its Stop hook again), so its runner kills it when runaway closes.
 type chatAPI struct {
 	standIn // the server, the script, its lock and records
 	limit   int
+	shell   shellTool // the host's, for the turns with a command
 
 	reqs    []*chatRequest
 	served  int
@@ -40,6 +44,7 @@ type chatRequest struct {
 	received
 	Chat    chatCompletion
 	Turn    bool // offered tools: a turn of the agent
+	Output  bool // brings a tool's output back: not a turn
 	Refused bool // answered HTTP 400: past the limit
 }
 
@@ -92,9 +97,23 @@ func (r *chatRequest) newUser() (string, bool) {
 // continuation limit is 50, and one scenario runs into it).
 const chatTurnLimit = 64
 
-// newChatAPI starts the stand-in on 127.0.0.1.
-func newChatAPI(t *testing.T, statePath string, turns []turn) *chatAPI {
-	return serveStandIn(t, &chatAPI{limit: chatTurnLimit, runaway: make(chan struct{})}, statePath, turns)
+// The hosts' shell tools, as their first requests offer them: Qwen's,
+// with --yolo, is Gemini CLI's (Qwen Code is a fork of it); Droid's
+// Execute, with --auto, requires a risk level and a summary of 3 to 8
+// words, the first capitalised.
+var (
+	qwenShell  = geminiShell
+	droidShell = shellTool{"Execute", map[string]any{
+		"summary":         "Run the scripted command",
+		"riskLevelReason": "It runs a command of the loop's own tool.",
+		"riskLevel":       "medium",
+	}}
+)
+
+// newChatAPI starts the stand-in on 127.0.0.1, for the host whose shell
+// tool is shell.
+func newChatAPI(t *testing.T, shell shellTool, statePath string, turns []turn) *chatAPI {
+	return serveStandIn(t, &chatAPI{limit: chatTurnLimit, shell: shell, runaway: make(chan struct{})}, statePath, turns)
 }
 
 // requests returns every request received so far, in order.
@@ -124,7 +143,9 @@ func (a *chatAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
 		a.refuse(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	req.Turn = len(req.Chat.Tools) > 0
+	msgs := req.Chat.Messages
+	req.Output = len(msgs) > 0 && msgs[len(msgs)-1].Role == "tool"
+	req.Turn = len(req.Chat.Tools) > 0 && !req.Output
 	a.mu.Lock()
 	a.reqs = append(a.reqs, req)
 	n := 0
@@ -142,16 +163,31 @@ func (a *chatAPI) serve(w http.ResponseWriter, r *http.Request, got received) {
 		a.refuse(w, http.StatusBadRequest, "e2e stand-in: past its limit of agent turns: a runaway loop")
 		return
 	}
-	text := "Done."
-	if req.Turn {
-		text = a.play(n)
+	switch {
+	case req.Output:
+		msgs := req.Chat.Messages
+		a.stream(w, req.Chat.Model, map[string]any{"content": a.gotOutput(msgs[len(msgs)-1].text())}, "stop")
+	case !req.Turn:
+		a.stream(w, req.Chat.Model, map[string]any{"content": "Done."}, "stop")
+	default:
+		text, command := a.play(n), a.command(n)
+		if command == "" {
+			a.stream(w, req.Chat.Model, map[string]any{"content": text}, "stop")
+			return
+		}
+		a.awaitOutput(text)
+		args, _ := json.Marshal(a.shell.args(command))
+		a.stream(w, req.Chat.Model, map[string]any{"tool_calls": []any{map[string]any{
+			"index": 0, "id": fmt.Sprintf("call_e2e_%d", n), "type": "function",
+			"function": map[string]any{"name": a.shell.name, "arguments": string(args)},
+		}}}, "tool_calls")
 	}
-	a.stream(w, req.Chat.Model, text)
 }
 
-// stream answers with text as chat.completion.chunk events: the text,
-// then the finish with its usage, then [DONE].
-func (a *chatAPI) stream(w http.ResponseWriter, model, text string) {
+// stream answers with delta, the assistant's reply, as
+// chat.completion.chunk events: the delta, then the finish with its
+// usage, then [DONE].
+func (a *chatAPI) stream(w http.ResponseWriter, model string, delta map[string]any, finish string) {
 	id := fmt.Sprintf("chatcmpl-e2e-%d", a.nextID())
 	created := time.Now().Unix()
 	chunk := func(delta map[string]any, finish any, usage any) map[string]any {
@@ -165,8 +201,9 @@ func (a *chatAPI) stream(w http.ResponseWriter, model, text string) {
 		return c
 	}
 	send := startEvents(w)
-	send("", chunk(map[string]any{"role": "assistant", "content": text}, nil, nil))
-	send("", chunk(map[string]any{}, "stop", map[string]any{
+	delta["role"] = "assistant"
+	send("", chunk(delta, nil, nil))
+	send("", chunk(map[string]any{}, finish, map[string]any{
 		"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15,
 	}))
 	fmt.Fprint(w, "data: [DONE]\n\n")

@@ -69,3 +69,16 @@ func TestDroidLoophook(t *testing.T) {
 		checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasonsAfter(turns, prompt, resumePrompt), 0, true)
 	})
 }
+
+// TestDroidAccept runs the agent's own loophook accept through Droid's
+// Execute tool, which --auto high runs without asking: refused, for
+// FACTORY_DISABLE_SETTINGS_PERSISTENCE, which droid exec sets for its
+// whole process, and so for every command the tool runs. (Droid sets no
+// variable of its own for them; the tool runs them with stdin ignored.)
+func TestDroidAccept(t *testing.T) {
+	sc := acceptLoop(t)
+	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+	s := runDroidScenario(t, droidScenario{state: sc.state, turns: sc.turns, flags: []string{"--auto", "high"}, register: registerDroidLoophook(sc, rec)})
+	checkAcceptRefused(t, s.p, s.api.toolOutputs(), "FACTORY_DISABLE_SETTINGS_PERSISTENCE")
+	checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasonsAfter(s.api.turns(), prompt), 0, true)
+}

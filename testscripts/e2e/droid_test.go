@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -15,6 +16,7 @@ type droidScenario struct {
 	state    any
 	turns    []turn
 	prompts  []string // none: one run of prompt
+	flags    []string // more flags for every run
 	register func(t *testing.T, p *project)
 	// runaway is what the test expects of the stand-in's limit: false,
 	// no run may pass it; true, the last run must (and is killed).
@@ -36,7 +38,7 @@ func runDroidScenario(t *testing.T, sc droidScenario) *droidSession {
 	cli := setupDroid(t)
 	p := newProject(t, sc.state)
 	sc.register(t, p)
-	s := &droidSession{p: p, api: newChatAPI(t, p.statePath(), sc.turns)}
+	s := &droidSession{p: p, api: newChatAPI(t, droidShell, p.statePath(), sc.turns)}
 	if sc.limit > 0 {
 		s.api.limit = sc.limit
 	}
@@ -50,14 +52,14 @@ func runDroidScenario(t *testing.T, sc droidScenario) *droidSession {
 		}
 	})
 	for i, pr := range prompts {
-		var flags []string
+		flags := slices.Clone(sc.flags)
 		if i > 0 {
 			sessions := droidSessions(p)
 			if len(sessions) == 0 {
 				t.Fatalf("no Droid session to fork")
 			}
 			id := filepath.Base(sessions[len(sessions)-1])
-			flags = []string{"--fork", id[:len(id)-len(".jsonl")]}
+			flags = append(flags, "--fork", id[:len(id)-len(".jsonl")])
 		}
 		r := runDroid(t, cli, p, s.api, pr, flags...)
 		s.runs = append(s.runs, r)

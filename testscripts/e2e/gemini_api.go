@@ -21,17 +21,24 @@ import (
 // recorded; only chat requests are scripted and counted as turns. The k-th
 // chat request, over all the runs of a scenario, gets turns[k-1]; requests
 // past the script get a plain reply that changes nothing (each one worded
-// differently, or the CLI's loop detection would step in). Past maxChat
-// chat requests every chat request gets HTTP 400, which ends the run with
-// no further AfterAgent call: a hook that never lets go cannot hang a test.
+// differently, or the CLI's loop detection would step in). A turn with a
+// command is answered with a call of the shell tool, its edit applied, and
+// the request that brings the tool's output back (not a turn: it is kept
+// in outputs) with the turn's text. Past maxChat chat requests every chat
+// request gets HTTP 400, which ends the run with no further AfterAgent
+// call: a hook that never lets go cannot hang a test.
 type geminiAPI struct {
 	standIn          // the server, the script, its lock and records
 	prompts []string // the scenario's -p prompts, to tell them from block reasons
 	maxChat int
 
-	chat []*geminiRequest
-	aux  []*geminiRequest
+	chat     []*geminiRequest
+	aux      []*geminiRequest
+	toolReqs []*geminiRequest // the requests that bring a command's output back
 }
+
+// geminiShell is Gemini CLI's shell tool (offered with --yolo).
+var geminiShell = shellTool{"run_shell_command", map[string]any{"description": "Run the scripted command."}}
 
 // geminiMaxChat is the default hard cap on chat requests per scenario: far
 // above what a scenario means to run (loophook's own continuation limit is
@@ -74,6 +81,26 @@ func (c geminiContent) texts() []string {
 		}
 	}
 	return out
+}
+
+// toolOutput returns what the command printed, when the request brings a
+// shell command's output back: its last content holds a functionResponse
+// {name, response: {output}}.
+func (r generateRequest) toolOutput() (string, bool) {
+	if len(r.Contents) == 0 {
+		return "", false
+	}
+	for _, p := range r.Contents[len(r.Contents)-1].Parts {
+		var fr struct {
+			Response struct {
+				Output string `json:"output"`
+			} `json:"response"`
+		}
+		if p.FunctionResponse != nil && json.Unmarshal(p.FunctionResponse, &fr) == nil {
+			return fr.Response.Output, true
+		}
+	}
+	return "", false
 }
 
 // newUser returns the text parts of the request's last content, the new
@@ -125,9 +152,21 @@ func (a *geminiAPI) serve(w http.ResponseWriter, r *http.Request, got received) 
 			answerJSON(w, http.StatusOK, geminiReply(auxAnswer))
 			return
 		}
-		text, ok := a.chatTurn(req)
+		if output, ok := req.Gen.toolOutput(); ok {
+			keep(&a.standIn, &a.toolReqs, req)
+			streamGemini(w, geminiReply(a.gotOutput(output)))
+			return
+		}
+		n, ok := a.chatTurn(req)
 		if !ok {
 			a.refuse(w, http.StatusBadRequest, "the e2e stand-in's cap of chat requests is reached: a runaway loop")
+			return
+		}
+		text := a.play(n)
+		if command := a.command(n); command != "" {
+			a.awaitOutput(text)
+			call := map[string]any{"name": geminiShell.name, "args": geminiShell.args(command)}
+			streamGemini(w, geminiAnswer(map[string]any{"functionCall": call}))
 			return
 		}
 		streamGemini(w, geminiReply(text))
@@ -150,26 +189,32 @@ const auxAnswer = `{"reasoning":"e2e stand-in","model_choice":"flash",` +
 	`"complexity_reasoning":"e2e stand-in","complexity_score":10,"next_speaker":"user",` +
 	`"unproductive_state_analysis":"e2e stand-in: no loop","unproductive_state_confidence":0}`
 
-// chatTurn records a chat request, applies its scripted edit and returns
-// the text to reply with; false past the cap.
-func (a *geminiAPI) chatTurn(req *geminiRequest) (string, bool) {
+// chatTurn records a chat request and returns its number (from 1); false
+// past the cap.
+func (a *geminiAPI) chatTurn(req *geminiRequest) (int, bool) {
 	n, limit := keep(&a.standIn, &a.chat, req), load(&a.standIn, &a.maxChat)
 	if n > limit {
 		if n == limit+1 {
 			a.fail(fmt.Errorf("chat request %d: past the stand-in's cap of %d, answered HTTP 400 (a hook that never lets the agent stop?)", n, limit))
 		}
-		return "", false
+		return n, false
 	}
-	return a.play(n), true
+	return n, true
 }
 
 // geminiReply is a whole generateContent answer: one candidate with one
 // text part, finished. A streamed reply is the same object, sent as one
 // server-sent event.
 func geminiReply(text string) map[string]any {
+	return geminiAnswer(map[string]any{"text": text})
+}
+
+// geminiAnswer is a whole generateContent answer: one candidate with the
+// one part given, finished.
+func geminiAnswer(part map[string]any) map[string]any {
 	return map[string]any{
 		"candidates": []any{map[string]any{
-			"content":      map[string]any{"role": "model", "parts": []any{map[string]any{"text": text}}},
+			"content":      map[string]any{"role": "model", "parts": []any{part}},
 			"finishReason": "STOP",
 			"index":        0,
 		}},

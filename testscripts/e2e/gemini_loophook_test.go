@@ -91,3 +91,25 @@ func TestGeminiLoophook(t *testing.T) {
 		checkHostLoop(t, s.project, rec, sc.wantRules, sc.wantReasons, s.api.blockReasons(), 0, true)
 	})
 }
+
+// TestGeminiAccept runs the agent's own loophook accept through Gemini
+// CLI's shell tool (run_shell_command, which --yolo offers and runs
+// without asking): refused, for GEMINI_CLI, which the tool sets for every
+// command it runs. Headless, 0.61.0 runs the command without a
+// pseudo-terminal (it uses one only interactively), so the terminal test
+// would refuse it too: the marker, checked first, is what must be named.
+func TestGeminiAccept(t *testing.T) {
+	sc := acceptLoop(t)
+	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+	s := runGeminiScenario(t, geminiScenario{
+		state:    sc.state,
+		turns:    sc.turns,
+		prompts:  []string{prompt},
+		flags:    []string{"--yolo"},
+		register: registerGeminiLoophook(sc, rec),
+		maxChat:  len(sc.wantRules) + 2,
+	})
+	checkGeminiHookRuns(t, s)
+	checkAcceptRefused(t, s.project, s.api.toolOutputs(), "GEMINI_CLI")
+	checkHostLoop(t, s.project, rec, sc.wantRules, sc.wantReasons, s.api.blockReasons(), 0, true)
+}

@@ -74,3 +74,16 @@ func TestQwenLoophook(t *testing.T) {
 		checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasonsAfter(turns, prompt, resumePrompt), 0, true)
 	})
 }
+
+// TestQwenAccept runs the agent's own loophook accept through Qwen Code's
+// shell tool (run_shell_command, which --yolo offers and runs without
+// asking): refused, for QWEN_CODE, which the tool sets for every command
+// it runs.
+func TestQwenAccept(t *testing.T) {
+	sc := acceptLoop(t)
+	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
+	s := runQwenScenario(t, qwenScenario{state: sc.state, turns: sc.turns, flags: []string{"--yolo"}, register: registerQwenLoophook(sc, rec)})
+	checkQwenHookRuns(t, s)
+	checkAcceptRefused(t, s.p, s.api.toolOutputs(), "QWEN_CODE")
+	checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasonsAfter(s.api.turns(), prompt), 0, true)
+}

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -14,6 +15,7 @@ type qwenScenario struct {
 	state    any
 	turns    []turn
 	prompts  []string // none: one run of prompt
+	flags    []string // more flags for every run
 	register func(t *testing.T, p *project)
 }
 
@@ -31,7 +33,7 @@ func runQwenScenario(t *testing.T, sc qwenScenario) *qwenSession {
 	cli := setupQwen(t)
 	p := newProject(t, sc.state)
 	sc.register(t, p)
-	s := &qwenSession{p: p, api: newChatAPI(t, p.statePath(), sc.turns)}
+	s := &qwenSession{p: p, api: newChatAPI(t, qwenShell, p.statePath(), sc.turns)}
 	prompts := sc.prompts
 	if len(prompts) == 0 {
 		prompts = []string{prompt}
@@ -42,9 +44,9 @@ func runQwenScenario(t *testing.T, sc qwenScenario) *qwenSession {
 		}
 	})
 	for i, pr := range prompts {
-		var flags []string
+		flags := slices.Clone(sc.flags)
 		if i > 0 {
-			flags = []string{"--continue"}
+			flags = append(flags, "--continue")
 		}
 		r := runQwen(t, cli, p, s.api.URL(), pr, flags...)
 		s.runs = append(s.runs, r)

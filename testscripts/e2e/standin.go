@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -158,6 +159,21 @@ func (s *standIn) gotOutput(output string) string {
 
 // toolOutputs returns what the agent's commands printed, in order.
 func (s *standIn) toolOutputs() []string { return snapshot(s, &s.outputs) }
+
+// A shellTool is a host's shell tool, as a stand-in calls it: its name,
+// and the arguments it requires besides "command" (every host's name for
+// the command itself).
+type shellTool struct {
+	name string
+	more map[string]any
+}
+
+// args are the call's arguments for running command.
+func (s shellTool) args(command string) map[string]any {
+	args := maps.Clone(s.more)
+	args["command"] = command
+	return args
+}
 
 // notServed is the message for a request no stand-in serves.
 func notServed(r *http.Request) string {
