@@ -35,8 +35,10 @@ var droid = Host{
 		Tells: "systemMessage",
 	},
 	// Droid sets no variable of its own for the commands its Execute tool
-	// runs (seen on 0.225.2); it does set this one, for them and its hooks,
-	// and a person's shell does not.
+	// runs (seen on 0.225.2); droid exec sets this one for its whole
+	// process (it persists no settings), so for them and its hooks, and a
+	// person's shell does not. The tool runs them with stdin ignored, never
+	// a terminal. TestDroidAccept runs the agent's accept through it.
 	AgentEnv: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
 	Install: &Registration{
 		Scopes: []Scope{

@@ -26,7 +26,9 @@ var gemini = Host{
 		ProjectDir:   []string{"GEMINI_PROJECT_DIR"},
 		Tells:        "systemMessage",
 	},
-	// Set by Gemini CLI's shell tool for the commands it runs.
+	// Set by Gemini CLI's shell tool for the commands it runs, in a
+	// pseudo-terminal or not (seen on 0.61.0 headless, which uses none:
+	// TestGeminiAccept).
 	AgentEnv: []string{"GEMINI_CLI"},
 	Install: &Registration{
 		Scopes: []Scope{

@@ -37,7 +37,8 @@ var qwen = Host{
 		Tells: "systemMessage",
 	},
 	// Set by Qwen Code's shell tool for the commands it runs (the 0.24.4
-	// bundle's shell execution: QWEN_CODE: "1"); not in its hooks'.
+	// bundle's shell execution: QWEN_CODE: "1", seen by TestQwenAccept);
+	// not in its hooks'.
 	AgentEnv: []string{"QWEN_CODE"},
 	Install: &Registration{
 		Scopes: []Scope{
