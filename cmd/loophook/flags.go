@@ -39,7 +39,7 @@ func evalFlags() []cli.Flag {
 }
 
 // protocolFlag's usage names the hosts from the table.
-var protocolFlag = &cli.StringFlag{Name: "protocol", Value: host.Strict().Name, Usage: "answer as `" + host.Strict().Name + "` (strict {ok, reason}), or as the host obeys: " + host.OrList(installableNames()), EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
+var protocolFlag = &cli.StringFlag{Name: "protocol", Value: host.Strict().Name, Usage: "answer as `" + host.Strict().Name + "` (strict {ok, reason}), or as the host obeys: " + host.OrList(host.InstallableNames()), EnvVars: []string{"LOOPHOOK_PROTOCOL"}}
 
 // flagValues is where options reads flags: a *cli.Context, or the flag set
 // of the hooks' fast path.

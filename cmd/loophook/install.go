@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/loophook/loophook/hook/host"
@@ -17,7 +15,7 @@ func scopeFlag() cli.Flag {
 // hostFlag's usage names the hosts from the table.
 func hostFlag() cli.Flag {
 	def := install.Default().Name
-	names := installableNames()
+	names := host.InstallableNames()
 	for i, n := range names {
 		if n == def {
 			names[i] = "`" + n + "`" // the placeholder help shows
@@ -26,46 +24,15 @@ func hostFlag() cli.Flag {
 	return &cli.StringFlag{Name: "host", Usage: "the agent host: " + host.OrList(names) + " (default: the one the project is set up for, else " + def + ")"}
 }
 
-// installableNames are the names of the hosts install registers with.
-func installableNames() []string {
-	var names []string
-	for _, h := range host.Installable() {
-		names = append(names, h.Name)
-	}
-	return names
-}
-
-// hostsHelp is each host's help, under its name, for install --help.
-func hostsHelp() string {
-	var b strings.Builder
-	for _, h := range host.Installable() {
-		lines := strings.Split(h.Help, "\n")
-		fmt.Fprintf(&b, "  %-8s %s\n", h.Name, lines[0])
-		for _, l := range lines[1:] {
-			fmt.Fprintf(&b, "%11s%s\n", "", l)
-		}
-	}
-	return b.String()
-}
-
-// hostTitles is "Claude Code, Codex CLI …" from the table.
-func hostTitles() string {
-	var titles []string
-	for _, h := range host.Installable() {
-		titles = append(titles, h.Title)
-	}
-	return host.OrList(titles)
-}
-
 var dryRunFlag = &cli.BoolFlag{Name: "dry-run", Usage: "print what the settings file would become, and write nothing"}
 
 func installCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "install",
-		Usage: "register loophook's end-of-turn and SessionStart hooks with an agent host: " + hostTitles(),
+		Usage: "register loophook's end-of-turn and SessionStart hooks with an agent host: " + host.Titles(),
 		Description: "Adds loophook's hooks to the host's own file, each running this loophook by its absolute\n" +
 			"path with the host's --protocol, and what the host needs beside them:\n" +
-			hostsHelp() +
+			host.Help() +
 			"--host defaults to the host whose configuration the project has, else " + install.Default().Name + ".\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
 			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
@@ -122,87 +89,39 @@ type settingsEdit struct {
 func editSettings(c *cli.Context, e settingsEdit) error {
 	command := c.Command.Name
 	if c.NArg() > 0 {
-		return fail("choose the file with --scope project|local|user", "%s takes no arguments", command)
+		return fail("choose the file with --scope project|local|user", msgNoArguments, command)
 	}
-	wd, err := os.Getwd()
+	plan, err := install.For(install.Asked{Host: c.String("host"), Named: c.IsSet("host"), Scope: c.String("scope"), Uninstall: !e.install})
 	if err != nil {
-		return fail("", "find the project: %v", err)
+		return err
 	}
-	var picked string
-	h := install.Default()
-	if c.IsSet("host") {
-		if h, err = host.Lookup(c.String("host")); err != nil || h.Install == nil {
-			return errUnknownHost(c.String("host"), installableNames())
-		}
+	w, f, dryRun := c.App.ErrWriter, plan.File, c.Bool("dry-run")
+	path := shown(f.Path)
+	if dryRun {
+		_, err = c.App.Writer.Write(f.After)
 	} else {
-		h, picked = install.Detect(wd)
+		err = plan.Write()
 	}
-	bin, err := install.Binary()
 	if err != nil {
 		return err
 	}
-	plan, err := install.Prepare(install.Request{Host: h, Scope: c.String("scope"), Wd: wd, Bin: bin, Uninstall: !e.install})
-	if err != nil {
-		return err
-	}
-	w := c.App.ErrWriter
-	f := plan.File
-	path, changes := shown(f.Path), strings.Join(f.Changes, ", ")
-	dryRun := c.Bool("dry-run")
 	switch {
+	case len(f.Changes) == 0 && dryRun:
+		say(w, "", msgDryRunSame, e.nothing, path)
+	case len(f.Changes) == 0:
+		say(w, "", msgEditSame, e.nothing, path)
 	case dryRun:
-		if _, err := c.App.Writer.Write(f.After); err != nil {
-			return err
-		}
-		if len(f.Changes) == 0 {
-			say(w, "", msgDryRunSame, e.nothing, path)
-		} else {
-			say(w, "", msgDryRun, command, path, strings.Join(install.Planned(f.Changes), ", "))
-		}
+		say(w, "", msgDryRun, command, path, strings.Join(install.Planned(f.Changes), ", "))
 	default:
-		if err := plan.Write(); err != nil {
-			return err
-		}
-		if len(f.Changes) == 0 {
-			say(w, "", msgEditSame, e.nothing, path)
-		} else {
-			say(w, "", msgEdited, e.done, path, changes)
-		}
+		say(w, "", msgEdited, e.done, path, strings.Join(f.Changes, ", "))
 	}
-	if t := plan.Trust; t != nil {
-		if dryRun {
-			say(w, "", msgDryRun, command, shown(t.Path), strings.Join(install.Planned(t.Changes), ", "))
-		} else {
-			say(w, "", "%s", msgTrustWritten(h.Title, shown(t.Path), t.Changes))
-		}
+	if t := plan.Trust; t != nil && dryRun {
+		say(w, "", msgDryRun, command, shown(t.Path), strings.Join(install.Planned(t.Changes), ", "))
+	} else if t != nil {
+		say(w, "", msgTrustWritten, strings.Fields(plan.Host.Title)[0], shown(t.Path), strings.Join(t.Changes, ", "))
 	}
-	notes := plan.Notes
-	if t := plan.Trust; t != nil && t.Gone() && !dryRun {
-		notes = append([]string{msgRemovedFile(shown(t.Path))}, notes...)
-	}
-	if f.Gone() && !dryRun {
-		notes = append([]string{msgRemovedFile(path)}, notes...)
-	}
-	if picked != "" {
-		notes = append([]string{picked}, notes...)
-	}
-	if e.install {
-		if n := tokensUnrecorded(h, wd); n != "" {
-			notes = append(notes, n)
-		}
-	}
-	for _, n := range notes {
+	for _, n := range plan.Told(!dryRun) {
 		say(w, tagNote, "%s", n)
 	}
 	return nil
-}
-
-// tokensUnrecorded warns, for a host that keeps no record of tokens, when
-// the project's .loophook.json asks for a token budget: one that would
-// never be reached must not look as if it held. "" otherwise.
-func tokensUnrecorded(h host.Host, wd string) string {
-	if path := install.TokensUnmeasured(h, wd); path != "" {
-		return fmt.Sprintf(msgTokensUnrecorded, h.Title, shown(path))
-	}
-	return ""
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
 )
 
@@ -40,43 +38,43 @@ const (
 
 // Errors and their hints.
 const (
-	hintHelp            = "see loophook --help"
-	hintCommandHelp     = "see loophook %s --help"
-	msgFlagsOnly        = "%s takes flags only, not %q"
-	msgUnknownCommand   = "unknown command %q"
-	msgReadInput        = "read the hook input %s: %v"
-	hintInput           = "--input names a file that holds one hook input JSON object, as the host sent it, or - for stdin"
-	msgUnknownFlag      = "unknown flag --%s"
-	msgFlagValue        = "--%s needs a value"
-	msgBadFlag          = "--%s wants %s, not %q"
-	wantWhole           = "a whole number"
-	wantNumber          = "a number"
-	wantBool            = "true or false"
-	wantValid           = "a valid value"
-	msgArgument         = "unexpected argument %q"
-	msgEnv              = "%s=%q: it sets --%s, which wants %s"
-	msgAtLeastOne       = "--%s must be at least 1, not %d"
-	msgAtLeastZero      = "--%s must be at least 0, not %s"
-	msgOnInvalid        = "--on-invalid must be block or allow, not %q"
-	msgProtocol         = "--protocol: %v"
-	msgDialect          = "--dialect: %v"
-	msgFindState        = "find the state: %v"
-	msgFileError        = "%s: %v"
-	msgInvalidState     = "%s is not a valid %s state (%d %s)"
-	msgValid            = "%s: valid %s state"
-	msgStandAside       = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
-	msgTokensUnrecorded = "%s records no token usage: the token budget of %s cannot be measured there, and will not end a loop"
-	msgWatchJSON        = "--watch redraws text; it does not go with --json"
-	clearScreen         = "\x1b[H\x1b[2J"
-	msgReadJournal      = "read the journal: %v"
-	msgNoJournal        = "no evaluations yet of the loop in %s"
-	msgEndContract      = "end the loop's contract: %v"
-	msgKeepContract     = "keep the loop's contract: %v"
-	msgBelowRoot        = "the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s"
-	msgDryRunSame       = "dry run: %s %s; nothing would change"
-	msgDryRun           = "dry run: %s would change %s: %s; nothing written"
-	msgEditSame         = "%s %s; nothing changed"
-	msgEdited           = "%s %s: %s"
+	hintHelp          = "see loophook --help"
+	hintCommandHelp   = "see loophook %s --help"
+	msgFlagsOnly      = "%s takes flags only, not %q"
+	msgUnknownCommand = "unknown command %q"
+	msgReadInput      = "read the hook input %s: %v"
+	hintInput         = "--input names a file that holds one hook input JSON object, as the host sent it, or - for stdin"
+	msgUnknownFlag    = "unknown flag --%s"
+	msgFlagValue      = "--%s needs a value"
+	msgBadFlag        = "--%s wants %s, not %q"
+	wantWhole         = "a whole number"
+	wantNumber        = "a number"
+	wantBool          = "true or false"
+	wantValid         = "a valid value"
+	msgArgument       = "unexpected argument %q"
+	msgEnv            = "%s=%q: it sets --%s, which wants %s"
+	msgAtLeastOne     = "--%s must be at least 1, not %d"
+	msgAtLeastZero    = "--%s must be at least 0, not %s"
+	msgOnInvalid      = "--on-invalid must be block or allow, not %q"
+	msgProtocol       = "--protocol: %v"
+	msgDialect        = "--dialect: %v"
+	msgFindState      = "find the state: %v"
+	msgFileError      = "%s: %v"
+	msgInvalidState   = "%s is not a valid %s state (%d %s)"
+	msgValid          = "%s: valid %s state"
+	msgStandAside     = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
+	msgWatchJSON      = "--watch redraws text; it does not go with --json"
+	clearScreen       = "\x1b[H\x1b[2J"
+	msgReadJournal    = "read the journal: %v"
+	msgNoJournal      = "no evaluations yet of the loop in %s"
+	msgEndContract    = "end the loop's contract: %v"
+	msgKeepContract   = "keep the loop's contract: %v"
+	msgBelowRoot      = "the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s"
+	msgDryRunSame     = "dry run: %s %s; nothing would change"
+	msgDryRun         = "dry run: %s would change %s: %s; nothing written"
+	msgEditSame       = "%s %s; nothing changed"
+	msgEdited         = "%s %s: %s"
+	msgTrustWritten   = "wrote %s's trust into %s: %s"
 )
 
 // accept
@@ -122,23 +120,6 @@ func msgStarted(path string, l statefile.Loop) string {
 		max = fmt.Sprintf("%s; the hook holds it to %d (its --iteration-ceiling)", max, c)
 	}
 	return fmt.Sprintf("wrote %s: %s, %s, at most %s", path, count(len(l.Criteria), "criterion", "criteria"), count(len(l.Steps), "step", "steps"), max)
-}
-
-// install and uninstall
-
-func errUnknownHost(name string, names []string) error {
-	return fail("", "--host must be %s, not %q", orList(names), name)
-}
-
-// orList is "a, b or c".
-func orList(words []string) string { return host.OrList(words) }
-
-func msgTrustWritten(title, path string, changes []string) string {
-	return fmt.Sprintf("wrote %s's trust into %s: %s", strings.Fields(title)[0], path, strings.Join(changes, ", "))
-}
-
-func msgRemovedFile(path string) string {
-	return "removed " + path + ": install had created it, and nothing else is left in it"
 }
 
 // The sentences of check, of accept's approval of .loophook.json, and of

@@ -68,6 +68,38 @@ func Installable() []Host {
 	return hosts
 }
 
+// InstallableNames are the names of the hosts install registers with.
+func InstallableNames() []string {
+	var names []string
+	for _, h := range Installable() {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+// Titles is "Claude Code, Codex CLI … or Qwen Code": the hosts install
+// registers with.
+func Titles() string {
+	var titles []string
+	for _, h := range Installable() {
+		titles = append(titles, h.Title)
+	}
+	return OrList(titles)
+}
+
+// Help is each installable host's help under its name, for install --help.
+func Help() string {
+	var b strings.Builder
+	for _, h := range Installable() {
+		lines := strings.Split(h.Help, "\n")
+		fmt.Fprintf(&b, "  %-8s %s\n", h.Name, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&b, "%11s%s\n", "", l)
+		}
+	}
+	return b.String()
+}
+
 // Lookup returns the host of a --protocol or --host name.
 func Lookup(name string) (Host, error) {
 	for _, h := range table {

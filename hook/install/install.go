@@ -31,10 +31,13 @@ type Request struct {
 
 // A Plan is what an install or uninstall changes, ready to write.
 type Plan struct {
+	Host  host.Host
 	File  Edit  // the host's file
 	Trust *Edit // the host's trust file, nil when it does not change
 	// Notes are what the person must know, one sentence each.
 	Notes []string
+	// picked is the note of the host For picked (Told).
+	picked string
 }
 
 // An Edit is one file's change.
@@ -96,7 +99,7 @@ func Prepare(r Request) (*Plan, error) {
 	if err != nil {
 		return nil, errCannotChange(shown(path), err, command)
 	}
-	p := &Plan{File: Edit{Path: path, target: target, Before: data, After: data, Changes: changes}}
+	p := &Plan{Host: h, File: Edit{Path: path, target: target, Before: data, After: data, Changes: changes}}
 	if len(changes) > 0 {
 		p.File.After = doc.Bytes()
 		if r.Uninstall && target == path && onlyNewFile(reg, doc, r.Scope, data) {

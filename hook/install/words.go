@@ -92,6 +92,14 @@ func noteHostDefault(host string, marks []string) string {
 	return fmt.Sprintf("--host %s: this project has %s, more than one host's configuration (choose one with --host)", host, strings.Join(marks, ", "))
 }
 
+func noteRemovedFile(path string) string {
+	return "removed " + path + ": install had created it, and nothing else is left in it"
+}
+
+func noteTokensUnrecorded(title, path string) string {
+	return fmt.Sprintf("%s records no token usage: the token budget of %s cannot be measured there, and will not end a loop", title, path)
+}
+
 const whereHome = "the home directory"
 
 func errTopKey(key, title string, keys []string) error {

@@ -1,0 +1,76 @@
+package install
+
+import (
+	"os"
+
+	"github.com/loophook/loophook/hook/host"
+)
+
+// Asked is what a person's loophook install or uninstall asks for.
+type Asked struct {
+	Host      string // --host; "" for the host the project is set up for
+	Named     bool   // --host was given, even empty
+	Scope     string // --scope
+	Uninstall bool
+}
+
+// For plans what a person asked for, from the working directory: the host
+// named, else the one the project is set up for (a note says which it
+// picked), this loophook's path, and a note when the project's token
+// budget is one the host cannot measure. It writes nothing.
+func For(a Asked) (*Plan, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, refuse("", "find the project: %v", err)
+	}
+	h, picked := Default(), ""
+	if a.Named || a.Host != "" {
+		if h, err = host.Lookup(a.Host); err != nil || h.Install == nil {
+			return nil, refuse("", "--host must be %s, not %q", host.OrList(host.InstallableNames()), a.Host)
+		}
+	} else {
+		h, picked = Detect(wd)
+	}
+	bin, err := Binary()
+	if err != nil {
+		return nil, err
+	}
+	p, err := Prepare(Request{Host: h, Scope: a.Scope, Wd: wd, Bin: bin, Uninstall: a.Uninstall})
+	if err != nil {
+		return nil, err
+	}
+	p.picked = picked
+	if !a.Uninstall {
+		if n := tokensUnrecorded(h, wd); n != "" {
+			p.Notes = append(p.Notes, n)
+		}
+	}
+	return p, nil
+}
+
+// Told is every note for the person, in order: the host picked, the files
+// that a written uninstall removed, then Notes.
+func (p *Plan) Told(written bool) []string {
+	var notes []string
+	if p.picked != "" {
+		notes = append(notes, p.picked)
+	}
+	if written {
+		for _, e := range []*Edit{&p.File, p.Trust} {
+			if e != nil && e.Gone() {
+				notes = append(notes, noteRemovedFile(shown(e.Path)))
+			}
+		}
+	}
+	return append(notes, p.Notes...)
+}
+
+// tokensUnrecorded warns, for a host that keeps no record of tokens, when
+// the project's .loophook.json asks for a token budget: one that would
+// never be reached must not look as if it held. "" otherwise.
+func tokensUnrecorded(h host.Host, wd string) string {
+	if path := TokensUnmeasured(h, wd); path != "" {
+		return noteTokensUnrecorded(h.Title, shown(path))
+	}
+	return ""
+}
