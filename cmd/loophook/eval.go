@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -76,18 +74,9 @@ func evalCommand() *cli.Command {
 func evalInput(c *cli.Context, h hook.Wire) (hook.Input, error) {
 	var in hook.Input
 	if name := c.String("input"); name != "" {
-		var data []byte
 		var err error
-		if name == "-" {
-			data, err = io.ReadAll(c.App.Reader)
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return in, fail(hintInput, msgReadInput, name, pathCause(err))
-		}
-		if in, err = h.ReadInput(bytes.NewReader(data)); err != nil {
-			return in, fail("the file should hold one hook input JSON object, as Claude Code sends it", "%s: %v", name, err)
+		if in, err = status.Replay(name, c.App.Reader, h); err != nil {
+			return in, err
 		}
 	}
 	if c.IsSet("stop-hook-active") {

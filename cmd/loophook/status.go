@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
-	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
@@ -88,20 +87,10 @@ func showStatus(c *cli.Context, o hook.Options, found state.Found) error {
 		return fail("", msgFileError, shown(path), err)
 	}
 	session := statusSession(c, found, state.Load(found).Session)
-	mem, _, err := hook.StoreFor(found).Read(session)
-	if err != nil {
-		say(c.App.ErrWriter, tagNote, "%v", err)
-	}
-	// The file found, read as the dialect it was found as.
-	o.StatePath, o.Dialect = path, found.Dialect.Name
-	// A dry run of the turn's first stop: memory errors were said above.
-	o.NoChecks = true // a look runs no command; the checks' last results show below
-	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 	// --json names files in full, so that a script's result does not
 	// depend on where it ran; the text shows them as a person reads them.
-	st := status.Of(r, o.Limits, path, session, mem)
-	st.Config = status.ConfigOf(config.Top(o.Dir))
-	st.Host = status.LastHost(found, session)
+	st := status.Look(o, found, session, func(err error) { say(c.App.ErrWriter, tagNote, "%v", err) })
+	var err error
 	if c.Bool("json") {
 		err = hook.WriteJSON(c.App.Writer, st)
 	} else {

@@ -42,8 +42,6 @@ const (
 	hintCommandHelp   = "see loophook %s --help"
 	msgFlagsOnly      = "%s takes flags only, not %q"
 	msgUnknownCommand = "unknown command %q"
-	msgReadInput      = "read the hook input %s: %v"
-	hintInput         = "--input names a file that holds one hook input JSON object, as the host sent it, or - for stdin"
 	msgUnknownFlag    = "unknown flag --%s"
 	msgFlagValue      = "--%s needs a value"
 	msgBadFlag        = "--%s wants %s, not %q"

@@ -7,7 +7,6 @@ package install
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/refusal"
 )
 
 // A Request is one install or uninstall.
@@ -362,17 +362,8 @@ func Binary() (string, error) {
 	return bin, nil
 }
 
-// A Refusal is an error a person can act on: what is wrong, and what to do.
-type Refusal struct{ Msg, Advice string }
-
-func (r *Refusal) Error() string { return r.Msg }
-
-// Hint says what to do about it.
-func (r *Refusal) Hint() string { return r.Advice }
-
-func refuse(hint, format string, args ...any) error {
-	return &Refusal{Msg: fmt.Sprintf(format, args...), Advice: hint}
-}
+// refuse is an error a person can act on: what is wrong, and what to do.
+var refuse = refusal.New
 
 // shown names a file for a person: relative to the working directory when it
 // is below it, else in full.

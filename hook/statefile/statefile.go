@@ -13,19 +13,13 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/refusal"
 )
 
 // A Refusal is an error a person can act on: what is wrong, and what to do.
-type Refusal struct{ Msg, Advice string }
+type Refusal = refusal.Refusal
 
-func (r *Refusal) Error() string { return r.Msg }
-
-// Hint says what to do about it.
-func (r *Refusal) Hint() string { return r.Advice }
-
-func refuse(hint, format string, args ...any) error {
-	return &Refusal{Msg: fmt.Sprintf(format, args...), Advice: hint}
-}
+var refuse = refusal.New
 
 // writeIn is hook.WriteIn; tests replace it to fail half-way.
 var writeIn = hook.WriteIn

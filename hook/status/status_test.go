@@ -1,6 +1,7 @@
 package status
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/loophook/loophook/criteria"
@@ -32,5 +33,15 @@ func TestLoopMetCounts(t *testing.T) {
 	l := &Loop{Criteria: []Criterion{{Met: true}, {Met: false}, {Met: true}}}
 	if got := l.Met(); got != 2 {
 		t.Errorf("Met = %d, want 2", got)
+	}
+}
+
+// eval --input of a file that is not there names it, and says what --input
+// wants.
+func TestReplayOfAMissingFileHints(t *testing.T) {
+	_, err := Replay("/nonexistent/input.json", nil, hook.Wire{})
+	h, ok := err.(interface{ Hint() string })
+	if !ok || err.Error() != "read the hook input /nonexistent/input.json: no such file or directory" || !strings.Contains(h.Hint(), "--input names a file") {
+		t.Errorf("Replay = %v", err)
 	}
 }

@@ -20,6 +20,9 @@ const (
 	msgWhyBudget     = "%s %s of %s"
 	msgWhyUnrecorded = "%s not recorded by this host"
 	msgFailedCheck   = "check %q (%s) %s at %s:"
+	errReadInput     = "read the hook input %s: %v"
+	hintInput        = "--input names a file that holds one hook input JSON object, as the host sent it, or - for stdin"
+	hintInputObject  = "the file should hold one hook input JSON object, as Claude Code sends it"
 )
 
 // verification is a criterion's VERIFICATION column.

@@ -1,0 +1,53 @@
+package status
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/refusal"
+)
+
+// Look is status's report of the loop found, as session sees it: the
+// hook's evaluation as a dry run of the turn's first stop, running no
+// check, with the session's memory, the .loophook.json in force and the
+// host that last evaluated the session. note is told what could not be
+// read.
+func Look(o hook.Options, found state.Found, session string, note func(error)) Report {
+	mem, _, err := hook.StoreFor(found).Read(session)
+	if err != nil {
+		note(err)
+	}
+	// The file found, read as the dialect it was found as.
+	o.StatePath, o.Dialect = found.Path, found.Dialect.Name
+	o.NoChecks = true // a look runs no command; the checks' last results show
+	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
+	st := Of(r, o.Limits, found.Path, session, mem)
+	st.Config = ConfigOf(config.Top(o.Dir))
+	st.Host = LastHost(found, session)
+	return st
+}
+
+// Replay is the hook input that eval --input replays: the file name, or
+// stdin for "-", read in the host's wire.
+func Replay(name string, stdin io.Reader, h hook.Wire) (hook.Input, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return hook.Input{}, refusal.New(hintInput, errReadInput, name, regular.PathCause(err))
+	}
+	in, err := h.ReadInput(bytes.NewReader(data))
+	if err != nil {
+		return in, refusal.New(hintInputObject, "%s: %v", name, err)
+	}
+	return in, nil
+}
