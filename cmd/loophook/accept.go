@@ -1,13 +1,11 @@
 package main
 
 import (
-	"io"
 	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
@@ -63,30 +61,10 @@ func acceptCommand() *cli.Command {
 			if acc.Uncancel != nil {
 				say(c.App.ErrWriter, tagNote, "%v", acc.Uncancel)
 			}
-			printAccepted(c.App.ErrWriter, shown(found.Path), acc.Loop, acc.Change)
+			for _, line := range acc.Said() {
+				say(c.App.ErrWriter, "", "%s", line)
+			}
 			return nil
 		},
-	}
-}
-
-// printAccepted says what accepting a loop's criteria changed, one line each.
-func printAccepted(w io.Writer, path string, l *criteria.Loop, change hook.ContractChange) {
-	n := count(l.Criteria.Len(), "criterion", "criteria")
-	switch {
-	case change.New:
-		say(w, "", msgContractNew, path, n)
-	case len(change.Removed) == 0 && len(change.Added) == 0:
-		say(w, "", msgContractSame, path, n)
-		return
-	default:
-		say(w, "", msgContractNow, path, n)
-	}
-	for _, name := range change.Removed {
-		say(w, "", msgContractRemoved, name)
-	}
-	if !change.New {
-		for _, name := range change.Added {
-			say(w, "", msgContractAdded, name)
-		}
 	}
 }

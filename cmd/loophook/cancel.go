@@ -39,17 +39,8 @@ func cancelCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			w, path := c.App.ErrWriter, shown(found.Path)
-			switch {
-			case done.Record != "":
-				say(w, "", "%s", msgCancelledDialect(path, found.Dialect.Name, done.Record))
-			case done.Aside != "":
-				say(w, "", "%s", msgMovedAside(path, shown(done.Aside), done.Why))
-			case done.Was == "":
-				say(w, "", "%s", msgAlreadyCancelled(path))
-			default:
-				say(w, "", "%s", msgCancelled(path, done.Was))
-			}
+			w := c.App.ErrWriter
+			say(w, "", "%s", done.Said())
 			if done.Contract != nil {
 				say(w, tagNote, msgEndContract, done.Contract)
 			}

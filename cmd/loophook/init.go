@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
-	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -44,13 +42,9 @@ func initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			w := c.App.ErrWriter
-			say(w, "", "%s", msgStarted(shown(started.Path), l))
-			if started.Contract != nil {
-				say(w, tagNote, msgKeepContract, started.Contract)
-			}
-			if started.WorkTreeTop != "" {
-				say(w, tagNote, msgBelowRoot, shown(filepath.Dir(filepath.Dir(started.Path))), started.WorkTreeTop)
+			say(c.App.ErrWriter, "", "%s", started.Said())
+			for _, n := range started.Notes() {
+				say(c.App.ErrWriter, tagNote, "%s", n)
 			}
 			return nil
 		},
@@ -67,10 +61,3 @@ func (r *repeated) Set(s string) error {
 }
 
 func (r *repeated) String() string { return "" }
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}

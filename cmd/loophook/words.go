@@ -1,12 +1,5 @@
 package main
 
-import (
-	"fmt"
-
-	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/statefile"
-)
-
 // Every sentence a person reads from loophook's commands is written here or
 // beside the flag or command it describes; the "loophook: " prefix and a tag
 // are added once, by say.
@@ -66,8 +59,6 @@ const (
 	msgReadJournal    = "read the journal: %v"
 	msgNoJournal      = "no evaluations yet of the loop in %s"
 	msgEndContract    = "end the loop's contract: %v"
-	msgKeepContract   = "keep the loop's contract: %v"
-	msgBelowRoot      = "the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s"
 	msgDryRunSame     = "dry run: %s %s; nothing would change"
 	msgDryRun         = "dry run: %s would change %s: %s; nothing written"
 	msgEditSame       = "%s %s; nothing changed"
@@ -76,49 +67,7 @@ const (
 )
 
 // accept
-const (
-	hintAcceptInvalid  = "repair it before you accept its criteria (loophook validate shows where)"
-	msgContractNew     = "the contract of %s is now its %s (it had none)"
-	msgContractSame    = "the contract of %s already is its %s; nothing changed"
-	msgContractNow     = "the contract of %s is now its %s"
-	msgContractRemoved = "removed: %q"
-	msgContractAdded   = "added: %q"
-)
-
-// The sentences people read from cancel, init, install and uninstall, kept
-// together so that their voice can be reviewed in one sitting (what the
-// packages under hook/ refuse is in their own words.go). Errors and notes
-// are lower-case, one line; report prints an error and its hint.
-
-// cancel
-
-func msgCancelled(path, was string) string {
-	return fmt.Sprintf("cancelled the loop in %s (status was %s)", path, was)
-}
-
-func msgCancelledDialect(path, dialect, record string) string {
-	return fmt.Sprintf("cancelled the %s loop in %s: its file is that system's and stays as it is; loophook recorded the cancel in %s, and lets the agent stop until the state changes or you run loophook init or accept", dialect, path, record)
-}
-
-func msgAlreadyCancelled(path string) string {
-	return fmt.Sprintf("the loop in %s is already cancelled; nothing changed", path)
-}
-
-func msgMovedAside(from, to, why string) string {
-	return fmt.Sprintf("cancelled the loop by moving %s to %s, since it cannot be edited: %s", from, to, why)
-}
-
-// init
-
-// msgStarted sums up a new loop, with the hook's ceiling on its iterations
-// when it asked for more.
-func msgStarted(path string, l statefile.Loop) string {
-	max := count(l.MaxIterations, "iteration", "iterations")
-	if c := criteria.DefaultIterationCeiling; l.MaxIterations > c {
-		max = fmt.Sprintf("%s; the hook holds it to %d (its --iteration-ceiling)", max, c)
-	}
-	return fmt.Sprintf("wrote %s: %s, %s, at most %s", path, count(len(l.Criteria), "criterion", "criteria"), count(len(l.Steps), "step", "steps"), max)
-}
+const hintAcceptInvalid = "repair it before you accept its criteria (loophook validate shows where)"
 
 // The sentences of check, of accept's approval of .loophook.json, and of
 // status's lines for the checks.

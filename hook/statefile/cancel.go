@@ -18,6 +18,7 @@ import (
 
 // Cancelled is what Cancel did.
 type Cancelled struct {
+	Path, Dialect string // the state, of this dialect
 	// Was is the status the loop had, "absent" when it had none; "" when
 	// the loop was cancelled already and nothing changed.
 	Was string
@@ -71,10 +72,10 @@ func Cancel(path string, now time.Time) (Cancelled, error) {
 			return Cancelled{}, errMoveAside(shown(path), regular.PathCause(err))
 		}
 		hook.SyncDir(dir)
-		return Cancelled{Aside: filepath.Join(dirPath, aside), Why: why}, nil
+		return Cancelled{Path: path, Aside: filepath.Join(dirPath, aside), Why: why}, nil
 	}
 	if bytes.Equal(out, data) {
-		return Cancelled{}, nil
+		return Cancelled{Path: path}, nil
 	}
 	if err := writeIn(dir, name, out, hook.KeptPerm(dir, name, 0o644)); err != nil {
 		return Cancelled{}, errWrite(shown(path), err)
@@ -86,7 +87,7 @@ func Cancel(path string, now time.Time) (Cancelled, error) {
 	case json.Unmarshal([]byte(was), &text) == nil:
 		was = text
 	}
-	return Cancelled{Was: was}, nil
+	return Cancelled{Path: path, Was: was}, nil
 }
 
 // cancelled returns the state document with the value of its top-level

@@ -54,12 +54,14 @@ func End(found state.Found, now time.Time) (Cancelled, error) {
 	if err != nil {
 		return Cancelled{}, err
 	}
+	done.Path, done.Dialect = found.Path, found.Dialect.Name
 	done.Contract = hook.EndLoop(found)
 	return done, nil
 }
 
 // Accepted is what Accept did.
 type Accepted struct {
+	Path string // the state
 	// Loop is the loop accepted; nil when the state is not a valid one,
 	// with its number of Problems.
 	Loop     *criteria.Loop
@@ -78,12 +80,12 @@ func Accept(found state.Found, now time.Time) (Accepted, error) {
 		if _, err := state.ReadFile(found.Path); err != nil {
 			return Accepted{}, refuse("", "%s: %v", shown(found.Path), err)
 		}
-		return Accepted{Problems: len(l.Problems)}, nil
+		return Accepted{Path: found.Path, Problems: len(l.Problems)}, nil
 	}
 	store := hook.StoreFor(found)
 	change, err := store.Accept(l.Loop, now)
 	if err != nil {
 		return Accepted{}, refuse("", errKeepContract, shown(found.Path), err)
 	}
-	return Accepted{Loop: l.Loop, Change: change, Uncancel: store.Uncancel()}, nil
+	return Accepted{Path: found.Path, Loop: l.Loop, Change: change, Uncancel: store.Uncancel()}, nil
 }

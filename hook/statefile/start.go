@@ -27,6 +27,7 @@ type Loop struct {
 // Started is what Start did.
 type Started struct {
 	Path string // the state written
+	Loop Loop   // the loop started
 	// Contract, when set, is why the loop's contract could not be kept.
 	Contract error
 	// WorkTreeTop, when set, is the top of the git work tree above the
@@ -58,7 +59,7 @@ func Start(dir string, l Loop, force bool) (Started, error) {
 	if err := startLoop(path, data, force); err != nil {
 		return Started{}, err
 	}
-	s := Started{Path: path}
+	s := Started{Path: path, Loop: l}
 	// A new loop, a new contract: its criteria are what the person asked for.
 	if loop := schema.Hope.Read(data).Loop; loop != nil {
 		store := hook.StoreFor(state.Found{Path: path, Dialect: schema.Hope})

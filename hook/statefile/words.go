@@ -2,8 +2,10 @@ package statefile
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 
+	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/regular"
 )
 
@@ -65,4 +67,75 @@ func initLinkHint(name, what string) string {
 
 func errStateExists(path string) error {
 	return refuse("add --force to replace it, or end its loop with: loophook cancel", "%s already exists", path)
+}
+
+// What a person's command did, as it tells the person: a summary line or
+// lines, and its notes.
+
+// Said is what cancel did, in a line.
+func (c Cancelled) Said() string {
+	path := shown(c.Path)
+	switch {
+	case c.Record != "":
+		return fmt.Sprintf("cancelled the %s loop in %s: its file is that system's and stays as it is; loophook recorded the cancel in %s, and lets the agent stop until the state changes or you run loophook init or accept", c.Dialect, path, c.Record)
+	case c.Aside != "":
+		return fmt.Sprintf("cancelled the loop by moving %s to %s, since it cannot be edited: %s", path, shown(c.Aside), c.Why)
+	case c.Was == "":
+		return fmt.Sprintf("the loop in %s is already cancelled; nothing changed", path)
+	}
+	return fmt.Sprintf("cancelled the loop in %s (status was %s)", path, c.Was)
+}
+
+// Said sums up a new loop, with the hook's ceiling on its iterations when
+// it asked for more.
+func (s Started) Said() string {
+	l := s.Loop
+	max := count(l.MaxIterations, "iteration", "iterations")
+	if c := criteria.DefaultIterationCeiling; l.MaxIterations > c {
+		max = fmt.Sprintf("%s; the hook holds it to %d (its --iteration-ceiling)", max, c)
+	}
+	return fmt.Sprintf("wrote %s: %s, %s, at most %s", shown(s.Path), count(len(l.Criteria), "criterion", "criteria"), count(len(l.Steps), "step", "steps"), max)
+}
+
+// Notes are what the person must know of the loop started.
+func (s Started) Notes() []string {
+	var notes []string
+	if s.Contract != nil {
+		notes = append(notes, fmt.Sprintf("keep the loop's contract: %v", s.Contract))
+	}
+	if s.WorkTreeTop != "" {
+		notes = append(notes, fmt.Sprintf("the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s", shown(filepath.Dir(filepath.Dir(s.Path))), s.WorkTreeTop))
+	}
+	return notes
+}
+
+// Said is what accepting a loop's criteria changed, a line each.
+func (a Accepted) Said() []string {
+	path, n := shown(a.Path), count(a.Loop.Criteria.Len(), "criterion", "criteria")
+	var lines []string
+	switch {
+	case a.Change.New:
+		lines = append(lines, fmt.Sprintf("the contract of %s is now its %s (it had none)", path, n))
+	case len(a.Change.Removed) == 0 && len(a.Change.Added) == 0:
+		return []string{fmt.Sprintf("the contract of %s already is its %s; nothing changed", path, n)}
+	default:
+		lines = append(lines, fmt.Sprintf("the contract of %s is now its %s", path, n))
+	}
+	for _, name := range a.Change.Removed {
+		lines = append(lines, fmt.Sprintf("removed: %q", name))
+	}
+	if !a.Change.New {
+		for _, name := range a.Change.Added {
+			lines = append(lines, fmt.Sprintf("added: %q", name))
+		}
+	}
+	return lines
+}
+
+// count is "1 criterion", "2 criteria".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
