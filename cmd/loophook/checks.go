@@ -83,23 +83,10 @@ func acceptConfig(w io.Writer, dir string) (approved bool, err error) {
 	if err != nil {
 		return false, fail(hintSchemaConfig, msgApprove, shown(acc.Path), err)
 	}
-	switch {
-	case acc.Nothing:
-		return false, nil
-	case acc.None:
-		say(w, "", msgApprovedNone, shown(acc.Path))
-	case acc.First:
-		say(w, "", msgApprovedFirst, shown(acc.Path))
-	case len(acc.Changes) == 0:
-		say(w, "", msgApprovedSame, shown(acc.Path))
-		return true, nil
-	default:
-		say(w, "", msgApproved, shown(acc.Path))
+	for _, line := range acc.Said(shown(acc.Path)) {
+		say(w, "", "%s", line)
 	}
-	for _, ch := range acc.Changes {
-		say(w, "", "%s", ch)
-	}
-	return true, nil
+	return !acc.Nothing, nil
 }
 
 // configDir is where accept looks for the work tree of .loophook.json:

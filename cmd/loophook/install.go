@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/install"
 	"github.com/urfave/cli/v2"
@@ -50,10 +48,7 @@ func installCommand() *cli.Command {
 			"   loophook install --host gemini --scope user --dry-run",
 		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
-			return editSettings(c, settingsEdit{
-				install: true,
-				done:    "installed into", nothing: "already installed in",
-			})
+			return editSettings(c, false)
 		},
 	}
 }
@@ -72,56 +67,35 @@ func uninstallCommand() *cli.Command {
 			"   loophook uninstall --host copilot --scope local --dry-run",
 		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
-			return editSettings(c, settingsEdit{
-				done: "uninstalled from", nothing: "not installed in",
-			})
+			return editSettings(c, true)
 		},
 	}
 }
 
-// settingsEdit is install or uninstall, and the words that say what
-// happened.
-type settingsEdit struct {
-	install       bool
-	done, nothing string
-}
-
-func editSettings(c *cli.Context, e settingsEdit) error {
-	command := c.Command.Name
+// editSettings is install, or uninstall: it writes the plan, or prints
+// what the file would become, and says what it did.
+func editSettings(c *cli.Context, uninstall bool) error {
 	if c.NArg() > 0 {
-		return fail("choose the file with --scope project|local|user", msgNoArguments, command)
+		return fail("choose the file with --scope project|local|user", msgNoArguments, c.Command.Name)
 	}
-	plan, err := install.For(install.Asked{Host: c.String("host"), Named: c.IsSet("host"), Scope: c.String("scope"), Uninstall: !e.install})
+	plan, err := install.For(install.Asked{Host: c.String("host"), Named: c.IsSet("host"), Scope: c.String("scope"), Uninstall: uninstall})
 	if err != nil {
 		return err
 	}
-	w, f, dryRun := c.App.ErrWriter, plan.File, c.Bool("dry-run")
-	path := shown(f.Path)
+	dryRun := c.Bool("dry-run")
 	if dryRun {
-		_, err = c.App.Writer.Write(f.After)
+		_, err = c.App.Writer.Write(plan.File.After)
 	} else {
 		err = plan.Write()
 	}
 	if err != nil {
 		return err
 	}
-	switch {
-	case len(f.Changes) == 0 && dryRun:
-		say(w, "", msgDryRunSame, e.nothing, path)
-	case len(f.Changes) == 0:
-		say(w, "", msgEditSame, e.nothing, path)
-	case dryRun:
-		say(w, "", msgDryRun, command, path, strings.Join(install.Planned(f.Changes), ", "))
-	default:
-		say(w, "", msgEdited, e.done, path, strings.Join(f.Changes, ", "))
-	}
-	if t := plan.Trust; t != nil && dryRun {
-		say(w, "", msgDryRun, command, shown(t.Path), strings.Join(install.Planned(t.Changes), ", "))
-	} else if t != nil {
-		say(w, "", msgTrustWritten, strings.Fields(plan.Host.Title)[0], shown(t.Path), strings.Join(t.Changes, ", "))
+	for _, line := range plan.Said(dryRun) {
+		say(c.App.ErrWriter, "", "%s", line)
 	}
 	for _, n := range plan.Told(!dryRun) {
-		say(w, tagNote, "%s", n)
+		say(c.App.ErrWriter, tagNote, "%s", n)
 	}
 	return nil
 }

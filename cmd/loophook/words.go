@@ -59,11 +59,6 @@ const (
 	msgReadJournal    = "read the journal: %v"
 	msgNoJournal      = "no evaluations yet of the loop in %s"
 	msgEndContract    = "end the loop's contract: %v"
-	msgDryRunSame     = "dry run: %s %s; nothing would change"
-	msgDryRun         = "dry run: %s would change %s: %s; nothing written"
-	msgEditSame       = "%s %s; nothing changed"
-	msgEdited         = "%s %s: %s"
-	msgTrustWritten   = "wrote %s's trust into %s: %s"
 )
 
 // accept
@@ -75,9 +70,5 @@ const (
 	msgNoArguments   = "%s takes no arguments"
 	msgNoChecks      = "no approved checks in %s"
 	msgApprove       = "approve %s: %v"
-	msgApprovedFirst = "%s is approved: its checks run before a loop may end"
-	msgApproved      = "%s is approved in its new version"
-	msgApprovedSame  = "%s already is the approved version; nothing changed"
-	msgApprovedNone  = "%s is gone, and so are its checks and budgets: none are in force"
 	hintSchemaConfig = "loophook schema --config prints the file's schema"
 )

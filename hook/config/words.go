@@ -60,3 +60,22 @@ func (f InForce) Tell() string {
 }
 
 func first(s []string, n int) []string { return s[:min(n, len(s))] }
+
+// Said is what a person's approval did, a line each, naming the file as
+// path: none when there was nothing to approve.
+func (a Accepted) Said(path string) []string {
+	var line string
+	switch {
+	case a.Nothing:
+		return nil
+	case a.None:
+		line = "%s is gone, and so are its checks and budgets: none are in force"
+	case a.First:
+		line = "%s is approved: its checks run before a loop may end"
+	case len(a.Changes) == 0:
+		return []string{fmt.Sprintf("%s already is the approved version; nothing changed", path)}
+	default:
+		line = "%s is approved in its new version"
+	}
+	return append([]string{fmt.Sprintf(line, path)}, a.Changes...)
+}

@@ -1,7 +1,9 @@
 package install
 
 import (
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/loophook/loophook/hook/host"
 )
@@ -46,6 +48,34 @@ func For(a Asked) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// Said is what the plan did, or a dry run would do: a line for the host's
+// file, and one for its trust file when it changes.
+func (p *Plan) Said(dryRun bool) []string {
+	command, done, nothing := "install", "installed into", "already installed in"
+	if p.uninstall {
+		command, done, nothing = "uninstall", "uninstalled from", "not installed in"
+	}
+	f := p.File
+	path := shown(f.Path)
+	var lines []string
+	switch {
+	case len(f.Changes) == 0 && dryRun:
+		lines = append(lines, fmt.Sprintf(saidDryRunSame, nothing, path))
+	case len(f.Changes) == 0:
+		lines = append(lines, fmt.Sprintf(saidSame, nothing, path))
+	case dryRun:
+		lines = append(lines, fmt.Sprintf(saidDryRun, command, path, strings.Join(Planned(f.Changes), ", ")))
+	default:
+		lines = append(lines, fmt.Sprintf(saidEdited, done, path, strings.Join(f.Changes, ", ")))
+	}
+	if t := p.Trust; t != nil && dryRun {
+		lines = append(lines, fmt.Sprintf(saidDryRun, command, shown(t.Path), strings.Join(Planned(t.Changes), ", ")))
+	} else if t != nil {
+		lines = append(lines, fmt.Sprintf(saidTrust, strings.Fields(p.Host.Title)[0], shown(t.Path), strings.Join(t.Changes, ", ")))
+	}
+	return lines
 }
 
 // Told is every note for the person, in order: the host picked, the files

@@ -37,7 +37,8 @@ type Plan struct {
 	// Notes are what the person must know, one sentence each.
 	Notes []string
 	// picked is the note of the host For picked (Told).
-	picked string
+	picked    string
+	uninstall bool
 }
 
 // An Edit is one file's change.
@@ -99,7 +100,7 @@ func Prepare(r Request) (*Plan, error) {
 	if err != nil {
 		return nil, errCannotChange(shown(path), err, command)
 	}
-	p := &Plan{Host: h, File: Edit{Path: path, target: target, Before: data, After: data, Changes: changes}}
+	p := &Plan{Host: h, uninstall: r.Uninstall, File: Edit{Path: path, target: target, Before: data, After: data, Changes: changes}}
 	if len(changes) > 0 {
 		p.File.After = doc.Bytes()
 		if r.Uninstall && target == path && onlyNewFile(reg, doc, r.Scope, data) {

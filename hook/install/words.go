@@ -92,6 +92,15 @@ func noteHostDefault(host string, marks []string) string {
 	return fmt.Sprintf("--host %s: this project has %s, more than one host's configuration (choose one with --host)", host, strings.Join(marks, ", "))
 }
 
+// What install and uninstall did, or a dry run would do.
+const (
+	saidDryRunSame = "dry run: %s %s; nothing would change"
+	saidDryRun     = "dry run: %s would change %s: %s; nothing written"
+	saidSame       = "%s %s; nothing changed"
+	saidEdited     = "%s %s: %s"
+	saidTrust      = "wrote %s's trust into %s: %s"
+)
+
 func noteRemovedFile(path string) string {
 	return "removed " + path + ": install had created it, and nothing else is left in it"
 }
