@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strconv"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -105,28 +103,20 @@ func showStatus(c *cli.Context, o hook.Options, found state.Found) error {
 	return nil
 }
 
-// watchStatus redraws the status whenever the state file's size or time
-// changes, polling twice a second, until the person interrupts it: on a
-// terminal in place, elsewhere one drawing after another.
+// watchStatus redraws the status whenever the state file changes, until
+// the person interrupts it: on a terminal in place, elsewhere one drawing
+// after another.
 func watchStatus(c *cli.Context, o hook.Options, found state.Found) error {
-	var last string
-	for {
-		stamp := "missing"
-		if fi, err := os.Stat(found.Path); err == nil {
-			stamp = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+	status.Watch(found.Path, func(again bool) {
+		switch {
+		case table.Terminal(c.App.Writer):
+			fmt.Fprint(c.App.Writer, clearScreen)
+		case again:
+			fmt.Fprintln(c.App.Writer) // a pipe gets each drawing after the last, no screen codes
 		}
-		if stamp != last {
-			switch {
-			case table.Terminal(c.App.Writer):
-				fmt.Fprint(c.App.Writer, clearScreen)
-			case last != "":
-				fmt.Fprintln(c.App.Writer) // a pipe gets each drawing after the last, no screen codes
-			}
-			last = stamp
-			if err := showStatus(c, o, found); err != nil {
-				report(c.App.ErrWriter, err)
-			}
+		if err := showStatus(c, o, found); err != nil {
+			report(c.App.ErrWriter, err)
 		}
-		time.Sleep(500 * time.Millisecond)
-	}
+	})
+	return nil
 }

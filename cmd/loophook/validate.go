@@ -8,7 +8,6 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
-	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/schema"
 )
@@ -31,38 +30,19 @@ func validateCommand() *cli.Command {
 			if c.NArg() > 1 {
 				return fail("loophook validate [FILE]", "validate takes at most one file")
 			}
-			o := hook.Options{StatePath: c.Args().First(), Dir: c.String("dir"), Dialect: c.String("dialect")}
-			if o.Dialect != "" {
-				if _, err := schema.Lookup(o.Dialect); err != nil {
-					return fail("", msgDialect, err)
-				}
-			}
-			path := o.StatePath
-			if path != "" {
-				if _, err := state.ReadFile(path); err != nil {
-					return fail("", "%s: %v", path, err)
-				}
-			}
-			found, err := statefile.Locate(o)
+			checked, err := statefile.Check(hook.Options{StatePath: c.Args().First(), Dir: c.String("dir"), Dialect: c.String("dialect")})
 			if err != nil {
 				return err
 			}
-			if path == "" {
-				path = shown(found.Path)
-			}
-			data, err := state.ReadFile(found.Path)
-			if err != nil {
-				return fail("", "%s: %v", path, err)
-			}
-			problems := found.Dialect.Read(data).Problems
+			path, problems := checked.Path, checked.Problems
 			if len(problems) == 0 {
-				fmt.Fprintf(c.App.Writer, msgValid+"\n", path, found.Dialect.Name)
+				fmt.Fprintf(c.App.Writer, msgValid+"\n", path, checked.Dialect)
 				return nil
 			}
 			for _, p := range problems {
 				fmt.Fprintln(c.App.Writer, p)
 			}
-			return invalidState(path, found.Dialect.Name, len(problems))
+			return invalidState(path, checked.Dialect, len(problems))
 		},
 	}
 }

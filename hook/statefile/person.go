@@ -89,3 +89,39 @@ func Accept(found state.Found, now time.Time) (Accepted, error) {
 	}
 	return Accepted{Path: found.Path, Loop: l.Loop, Change: change, Uncancel: store.Uncancel()}, nil
 }
+
+// Checked is a state file checked against its dialect's schema.
+type Checked struct {
+	Path     string // as the person named it, else as shown names it
+	Dialect  string
+	Problems []string // none: valid
+}
+
+// Check checks the state file of o (--state, else the one found) against
+// its dialect's schema: --dialect's, else the one its content tells. A file
+// that cannot be read is refused.
+func Check(o hook.Options) (Checked, error) {
+	if o.Dialect != "" {
+		if _, err := schema.Lookup(o.Dialect); err != nil {
+			return Checked{}, refuse("", "--dialect: %v", err)
+		}
+	}
+	path := o.StatePath
+	if path != "" {
+		if _, err := state.ReadFile(path); err != nil {
+			return Checked{}, refuse("", "%s: %v", path, err)
+		}
+	}
+	found, err := Locate(o)
+	if err != nil {
+		return Checked{}, err
+	}
+	if path == "" {
+		path = shown(found.Path)
+	}
+	data, err := state.ReadFile(found.Path)
+	if err != nil {
+		return Checked{}, refuse("", "%s: %v", path, err)
+	}
+	return Checked{Path: path, Dialect: found.Dialect.Name, Problems: found.Dialect.Read(data).Problems}, nil
+}

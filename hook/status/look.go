@@ -2,8 +2,10 @@ package status
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
@@ -50,4 +52,22 @@ func Replay(name string, stdin io.Reader, h hook.Wire) (hook.Input, error) {
 		return in, refusal.New(hintInputObject, "%s: %v", name, err)
 	}
 	return in, nil
+}
+
+// Watch calls draw whenever the file at path changes its size or time,
+// polling twice a second, and first at once; again says it drew before.
+// It returns never: the person interrupts it.
+func Watch(path string, draw func(again bool)) {
+	var last string
+	for {
+		stamp := "missing"
+		if fi, err := os.Stat(path); err == nil {
+			stamp = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+		}
+		if stamp != last {
+			draw(last != "")
+			last = stamp
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }
