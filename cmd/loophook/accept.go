@@ -38,7 +38,7 @@ func acceptCommand() *cli.Command {
 			if err := personOnly("accept", c.App.Reader, os.Getenv); err != nil {
 				return err
 			}
-			approved, err := acceptConfig(c.App.ErrWriter, configDir(c.String("dir"), c.String("state")))
+			approved, err := acceptConfig(c.App.ErrWriter, c.String("dir"), c.String("state"))
 			if err != nil {
 				return err
 			}

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -30,7 +28,7 @@ func checkCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return fail(hintHelp, msgNoArguments, "check")
 			}
-			top, err := workTreeTop(c.String("dir"))
+			top, err := config.TopFor(c.String("dir"), "")
 			if err != nil {
 				return err
 			}
@@ -56,26 +54,13 @@ func checkCommand() *cli.Command {
 	}
 }
 
-// workTreeTop is the top of the work tree of dir, else of the current
-// directory: where .loophook.json is, and where its checks run.
-func workTreeTop(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fail("", msgFindState, err)
-		}
-		dir = wd
-	}
-	return config.Top(dir), nil
-}
-
-// acceptConfig approves the .loophook.json of the work tree of dir, the
-// part of accept SPEC section 6 adds, and prints what changed. The caller
-// has made sure a person runs it.
+// acceptConfig approves the .loophook.json of the work tree of dir, else
+// of the state file, the part of accept SPEC section 6 adds, and prints
+// what changed. The caller has made sure a person runs it.
 //
 // approved says there was a file, or an approval, to act on.
-func acceptConfig(w io.Writer, dir string) (approved bool, err error) {
-	top, err := workTreeTop(dir)
+func acceptConfig(w io.Writer, dir, stateFile string) (approved bool, err error) {
+	top, err := config.TopFor(dir, stateFile)
 	if err != nil {
 		return false, err
 	}
@@ -87,13 +72,4 @@ func acceptConfig(w io.Writer, dir string) (approved bool, err error) {
 		say(w, "", "%s", line)
 	}
 	return !acc.Nothing, nil
-}
-
-// configDir is where accept looks for the work tree of .loophook.json:
-// --dir, else the directory of --state, else the current directory.
-func configDir(dir, state string) string {
-	if dir == "" && state != "" {
-		return filepath.Dir(state)
-	}
-	return dir
 }

@@ -49,7 +49,6 @@ const (
 	msgOnInvalid      = "--on-invalid must be block or allow, not %q"
 	msgProtocol       = "--protocol: %v"
 	msgDialect        = "--dialect: %v"
-	msgFindState      = "find the state: %v"
 	msgFileError      = "%s: %v"
 	msgInvalidState   = "%s is not a valid %s state (%d %s)"
 	msgValid          = "%s: valid %s state"
