@@ -1,6 +1,8 @@
-// Package statefile holds a person's edits of a loop's state file: init
-// starts a loop (Start), cancel ends one (Cancel). Each returns what it did,
-// for the command line to say; neither prints. Both write through
+// Package statefile holds a person's commands on a loop's state file:
+// which file they work on (Locate), init's start of a loop (Start),
+// cancel's end of one (Cancel, End), accept's contract (Accept) and
+// validate's check (Check). Each returns what it did, and says it in words
+// the command line prints; none prints. Start and Cancel write through
 // hook.WriteIn and never through a symbolic link.
 package statefile
 

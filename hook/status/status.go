@@ -1,6 +1,6 @@
-// Package status is what loophook status and eval compute about a loop:
-// the report a person reads, and its --json, as data; printing it is the
-// command line's.
+// Package status is what loophook status, eval, why and check show of a
+// loop: the report as data (its --json), and as the text a person reads
+// (text.go, in the words of words.go); the command line prints it.
 package status
 
 import (
