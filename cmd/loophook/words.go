@@ -1,8 +1,9 @@
 package main
 
-// Every sentence a person reads from loophook's commands is written here or
-// beside the flag or command it describes; the "loophook: " prefix and a tag
-// are added once, by say.
+// Every sentence of the command line itself is written here or beside the
+// flag or command it describes; what a package under hook/ did or refuses
+// is said in its own words.go. The "loophook: " prefix and a tag are added
+// once, by say.
 
 // Tags, after the prefix: what kind of line a person reads. A summary of
 // what a command did has none.
