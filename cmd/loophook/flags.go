@@ -115,3 +115,8 @@ func options(c flagValues) (hook.Options, error) {
 	}
 	return o, nil
 }
+
+// number prints a JSON number as a person writes it: 3, not 3e+00.
+func number(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

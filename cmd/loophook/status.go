@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -71,11 +70,6 @@ func statusSession(c *cli.Context, found state.Found, stateSession string) strin
 		say(c.App.ErrWriter, tagNote, "%v", err)
 	}
 	return session
-}
-
-// number prints a JSON number as a person writes it: 3, not 3e+00.
-func number(f float64) string {
-	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // showStatus prints the status of the loop found.
