@@ -104,7 +104,7 @@ func report(stderr io.Writer, err error) int {
 	var f *failure
 	if !errors.As(err, &f) {
 		f = &failure{msg: err.Error(), code: exitError}
-		var h interface{ Hint() string } // a package's refusal (internal/refusal)
+		var h interface{ Hint() string } // a package's refusal (hook/refusal)
 		if errors.As(err, &h) {
 			f.hint = h.Hint()
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
-	"github.com/loophook/loophook/internal/table"
+	"github.com/loophook/loophook/hook/table"
 )
 
 func statusCommand() *cli.Command {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/loophook/loophook/internal/refusal"
+	"github.com/loophook/loophook/hook/refusal"
 )
 
 // State is how a work tree's .loophook.json stands to its approval.

@@ -16,8 +16,8 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
+	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/hook/state"
-	"github.com/loophook/loophook/internal/refusal"
 )
 
 // A Request is one install or uninstall.

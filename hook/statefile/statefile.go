@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/hook/regular"
-	"github.com/loophook/loophook/internal/refusal"
 )
 
 // A Refusal is an error a person can act on: what is wrong, and what to do.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
-	"github.com/loophook/loophook/internal/refusal"
 )
 
 // Look is status's report of the loop found, as session sees it: the

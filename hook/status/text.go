@@ -11,7 +11,7 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/checks"
-	"github.com/loophook/loophook/internal/table"
+	"github.com/loophook/loophook/hook/table"
 	"github.com/loophook/loophook/schema"
 )
 

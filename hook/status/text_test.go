@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/internal/table"
+	"github.com/loophook/loophook/hook/table"
 )
 
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
