@@ -137,7 +137,7 @@ func (o Options) answer(ev Event, r Result) any {
 func Evaluate(o Options, in Input, remember bool) Result {
 	r := Result{Session: in.SessionID, Host: o.Host.Name}
 	if err := o.configured(); err != nil {
-		r.Verdict = criteria.Misconfigured(err)
+		r.Verdict = o.misconfigured(err)
 		return r
 	}
 	found := o.find(in)
@@ -282,8 +282,7 @@ func Begin(o Options, in Input) Result {
 	if err := o.configured(); err != nil {
 		// A --state or --dir that is not there is told, as a stop tells it,
 		// not taken for no loop (issue 23, item 3).
-		r.Verdict = criteria.Misconfigured(err)
-		o.note(fmt.Sprintf(noteError, r.Reason))
+		r.Verdict = o.misconfigured(err)
 		return r
 	}
 	found := o.find(in)
@@ -419,6 +418,16 @@ func (o Options) configured() error {
 		}
 	}
 	return nil
+}
+
+// misconfigured is the verdict on paths a person gave the hook that are
+// not there, said on stderr too: on every host, and the only place a host
+// that shows a person no message of a hook's (Copilot CLI: its debug log)
+// keeps it.
+func (o Options) misconfigured(err error) criteria.Verdict {
+	v := criteria.Misconfigured(err)
+	o.note(fmt.Sprintf(noteError, v.Reason))
+	return v
 }
 
 // lookedFor are the file names the search looks for.
