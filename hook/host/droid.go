@@ -37,8 +37,15 @@ var droid = Host{
 	// Droid sets no variable of its own for the commands its Execute tool
 	// runs (seen on 0.225.2); droid exec sets this one for its whole
 	// process (it persists no settings), so for them and its hooks, and a
-	// person's shell does not. The tool runs them with stdin ignored, never
-	// a terminal. TestDroidAccept runs the agent's accept through it.
+	// person's shell does not. The interactive UI runs its agent as a
+	// child `droid exec --input-format stream-jsonrpc`, so its Execute
+	// commands have it too (seen: `env; tty` run by the tool in plain
+	// droid printed FACTORY_DISABLE_SETTINGS_PERSISTENCE=true and "not a
+	// tty"). In both modes the tool runs commands with stdin /dev/null,
+	// never a terminal, so the terminal test refuses them as well; the
+	// UI's own bash mode (!command) runs in the UI's process, without the
+	// marker but with stdin /dev/null too. TestDroidAccept runs the
+	// agent's accept through the tool.
 	AgentEnv: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
 	Install: &Registration{
 		Scopes: []Scope{

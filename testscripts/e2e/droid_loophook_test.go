@@ -74,7 +74,8 @@ func TestDroidLoophook(t *testing.T) {
 // Execute tool, which --auto high runs without asking: refused, for
 // FACTORY_DISABLE_SETTINGS_PERSISTENCE, which droid exec sets for its
 // whole process, and so for every command the tool runs. (Droid sets no
-// variable of its own for them; the tool runs them with stdin ignored.)
+// variable of its own for them; the tool runs them with stdin /dev/null.
+// The interactive UI runs its agent as a droid exec child: the same.)
 func TestDroidAccept(t *testing.T) {
 	sc := acceptLoop(t)
 	rec := newHookRecorder(t, filepath.Join(t.TempDir(), "recorder"))
