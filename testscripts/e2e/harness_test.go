@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,5 +68,13 @@ func TestNPMEnvHasItsOwnHome(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(home); len(left) != 0 {
 		t.Errorf("npmEnv wrote into the home: %v", left)
+	}
+	// install's --prefix must not lose the machine's global npmrc (where
+	// a registry's certificate authority may be named).
+	if out, err := exec.Command("npm", "config", "get", "globalconfig").Output(); err == nil {
+		want := strings.TrimSpace(string(out))
+		if got := get("npm_config_globalconfig"); !slices.Equal(got, []string{want}) {
+			t.Errorf("npm_config_globalconfig = %q, want npm's own %q", got, want)
+		}
 	}
 }

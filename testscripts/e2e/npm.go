@@ -93,7 +93,26 @@ func npmEnv(work string) ([]string, error) {
 	if userconfig != "" {
 		env = append(env, "npm_config_userconfig="+userconfig)
 	}
-	return env, nil
+	return withGlobalConfig(env), nil
+}
+
+// withGlobalConfig names npm's global configuration file in env, as npm
+// finds it without --prefix: install's --prefix moves the global prefix,
+// and the file npm looks for with it, so that a machine's own settings
+// there (the certificate authority its registry needs, say) would be lost.
+func withGlobalConfig(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(strings.ToLower(kv), "npm_config_globalconfig=") {
+			return env
+		}
+	}
+	cmd := exec.Command("npm", "config", "get", "globalconfig")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if path := strings.TrimSpace(string(out)); err == nil && path != "" {
+		env = append(env, "npm_config_globalconfig="+path)
+	}
+	return env
 }
 
 // npm settings for the metadata probe: when the registry refuses
