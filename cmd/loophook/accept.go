@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
-	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
 )
 
@@ -42,7 +41,7 @@ func acceptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
+			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil && approved {
 				return nil // no loop to accept the criteria of: the file was the point
 			}

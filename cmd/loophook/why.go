@@ -7,7 +7,6 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
-	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
 )
@@ -36,7 +35,7 @@ func whyCommand() *cli.Command {
 			if c.Int("n") < 1 {
 				return fail("", msgAtLeastOne, "n", c.Int("n"))
 			}
-			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir"), Host: host.Strict().Wire})
+			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil {
 				return err
 			}

@@ -7,14 +7,20 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
 
 // Locate is the state file a person's command works on: --state, else the
-// one the hook would find from --dir, else from the working directory.
+// one the hook would find from --dir, else from the working directory. With
+// no host in o, the search is the strict protocol's, as a hook registered
+// without --protocol searches: from the project directory it names first.
 func Locate(o hook.Options) (state.Found, error) {
+	if o.Host.Name == "" {
+		o.Host = host.Strict().Wire
+	}
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
 			return state.Found{}, refuse("", "%s: %v", o.StatePath, regular.PathCause(err))
