@@ -44,8 +44,9 @@ var droid = Host{
 	// tty"). In both modes the tool runs commands with stdin /dev/null,
 	// never a terminal, so the terminal test refuses them as well; the
 	// UI's own bash mode (!command) runs in the UI's process, without the
-	// marker but with stdin /dev/null too. TestDroidAccept runs the
-	// agent's accept through the tool.
+	// marker but with stdin /dev/null too. TestDroidAccept (droid exec)
+	// and TestDroidAcceptUI (plain droid) run the agent's accept through
+	// the tool.
 	AgentEnv: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
 	Install: &Registration{
 		Scopes: []Scope{

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,8 @@ import (
 
 // The Factory Droid tests run the real binary headless (`droid exec`)
 // against the Chat Completions stand-in (chat_api.go), as
-// shared/factory-droid/PROTOCOL.md §11 says:
+// shared/factory-droid/PROTOCOL.md §11 says, and one its terminal UI
+// (droid_ui.go):
 //
 //	go test -tags e2e -run Droid ./testscripts/e2e/ -v
 
@@ -76,17 +78,20 @@ func droidEnv(p *project) []string {
 }
 
 // writeDroidSettings writes ~/.factory/settings.json with the stand-in as
-// a custom model (PROTOCOL.md §11), unless the file exists.
-func writeDroidSettings(t *testing.T, p *project, baseURL string) {
+// a custom model (PROTOCOL.md §11), and the settings more, unless the
+// file exists.
+func writeDroidSettings(t *testing.T, p *project, baseURL string, more map[string]any) {
 	t.Helper()
 	path := filepath.Join(p.home, ".factory", "settings.json")
 	if _, err := os.Stat(path); err == nil {
 		return
 	}
-	if err := writeJSON(path, map[string]any{"customModels": []any{map[string]any{
+	settings := map[string]any{"customModels": []any{map[string]any{
 		"model": droidModel, "displayName": "e2e stand-in", "baseUrl": baseURL + "/v1",
 		"apiKey": "sk-e2e-dummy", "provider": "generic-chat-completion-api", "maxOutputTokens": 1024,
-	}}}); err != nil {
+	}}}
+	maps.Copy(settings, more)
+	if err := writeJSON(path, settings); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -104,7 +109,7 @@ type droidRun struct {
 // stand-in passes its limit the runner kills the process group.
 func runDroid(t *testing.T, cli droidCLI, p *project, api *chatAPI, prompt string, flags ...string) *droidRun {
 	t.Helper()
-	writeDroidSettings(t, p, api.URL())
+	writeDroidSettings(t, p, api.URL(), nil)
 	ctx, cancel := context.WithTimeout(t.Context(), droidRunTimeout)
 	defer cancel()
 	args := append([]string{"exec", "-m", "custom:" + droidModel}, flags...)

@@ -83,3 +83,25 @@ func TestDroidAccept(t *testing.T) {
 	checkAcceptRefused(t, s.p, s.api.toolOutputs(), "FACTORY_DISABLE_SETTINGS_PERSISTENCE")
 	checkHostLoop(t, s.p, rec, sc.wantRules, sc.wantReasons, reasonsAfter(s.api.turns(), prompt), 0, true)
 }
+
+// TestDroidAcceptUI runs the agent's own loophook accept through the
+// Execute tool of the interactive Droid (plain droid, on a terminal of its
+// own, autonomy high): refused for the same marker, which the UI's agent,
+// a droid exec child of the UI, sets for its whole process; and the
+// command's stdin is no terminal either.
+func TestDroidAcceptUI(t *testing.T) {
+	cli := setupDroid(t)
+	sc := acceptLoop(t)
+	p := newProject(t, sc.state)
+	accept := turn{text: "Accepted, or not.", bash: shellQuote(loophookBinary(t)) + " accept; tty"}
+	api := newChatAPI(t, droidShell, p.statePath(), []turn{accept})
+	runDroidUI(t, cli, p, api, prompt, func() bool { return len(api.toolOutputs()) > 0 })
+	for _, err := range api.failures() {
+		t.Error(err)
+	}
+	outputs := api.toolOutputs()
+	checkRefusal(t, outputs, "FACTORY_DISABLE_SETTINGS_PERSISTENCE")
+	if len(outputs) == 0 || !strings.Contains(outputs[0], "not a tty") {
+		t.Errorf("the Execute tool's command had a terminal on stdin: %q", outputs)
+	}
+}
