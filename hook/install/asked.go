@@ -31,13 +31,13 @@ func For(a Asked) (*Plan, error) {
 			return nil, refuse("", "--host must be %s, not %q", host.OrList(host.InstallableNames()), a.Host)
 		}
 	} else {
-		h, picked = Detect(wd)
+		h, picked = detect(wd)
 	}
-	bin, err := Binary()
+	bin, err := binary()
 	if err != nil {
 		return nil, err
 	}
-	p, err := Prepare(Request{Host: h, Scope: a.Scope, Wd: wd, Bin: bin, Uninstall: a.Uninstall})
+	p, err := prepare(request{Host: h, Scope: a.Scope, Wd: wd, Bin: bin, Uninstall: a.Uninstall})
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +66,12 @@ func (p *Plan) Said(dryRun bool) []string {
 	case len(f.Changes) == 0:
 		lines = append(lines, fmt.Sprintf(saidSame, nothing, path))
 	case dryRun:
-		lines = append(lines, fmt.Sprintf(saidDryRun, command, path, strings.Join(Planned(f.Changes), ", ")))
+		lines = append(lines, fmt.Sprintf(saidDryRun, command, path, strings.Join(planned(f.Changes), ", ")))
 	default:
 		lines = append(lines, fmt.Sprintf(saidEdited, done, path, strings.Join(f.Changes, ", ")))
 	}
 	if t := p.Trust; t != nil && dryRun {
-		lines = append(lines, fmt.Sprintf(saidDryRun, command, shown(t.Path), strings.Join(Planned(t.Changes), ", ")))
+		lines = append(lines, fmt.Sprintf(saidDryRun, command, shown(t.Path), strings.Join(planned(t.Changes), ", ")))
 	} else if t != nil {
 		lines = append(lines, fmt.Sprintf(saidTrust, strings.Fields(p.Host.Title)[0], shown(t.Path), strings.Join(t.Changes, ", ")))
 	}
@@ -87,7 +87,7 @@ func (p *Plan) Told(written bool) []string {
 	}
 	if written {
 		for _, e := range []*Edit{&p.File, p.Trust} {
-			if e != nil && e.Gone() {
+			if e != nil && e.gone() {
 				notes = append(notes, noteRemovedFile(shown(e.Path)))
 			}
 		}
@@ -99,7 +99,7 @@ func (p *Plan) Told(written bool) []string {
 // the project's .loophook.json asks for a token budget: one that would
 // never be reached must not look as if it held. "" otherwise.
 func tokensUnrecorded(h host.Host, wd string) string {
-	if path := TokensUnmeasured(h, wd); path != "" {
+	if path := tokensUnmeasured(h, wd); path != "" {
 		return noteTokensUnrecorded(h.Title, shown(path))
 	}
 	return ""

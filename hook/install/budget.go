@@ -8,11 +8,11 @@ import (
 	"github.com/loophook/loophook/hook/host"
 )
 
-// TokensUnmeasured is the project's .loophook.json when it asks for a token
+// tokensUnmeasured is the project's .loophook.json when it asks for a token
 // budget that h, a host that keeps no record of tokens, could never let the
 // hook measure; "" otherwise. A budget never reached must not look as if it
 // held.
-func TokensUnmeasured(h host.Host, wd string) string {
+func tokensUnmeasured(h host.Host, wd string) string {
 	if h.Usage != nil {
 		return ""
 	}

@@ -20,12 +20,12 @@ import (
 	"github.com/loophook/loophook/hook/state"
 )
 
-// A Request is one install or uninstall.
-type Request struct {
+// A request is one install or uninstall.
+type request struct {
 	Host      host.Host
 	Scope     string
 	Wd        string // where the person is
-	Bin       string // the loophook the hooks run (Binary)
+	Bin       string // the loophook the hooks run (binary)
 	Uninstall bool
 }
 
@@ -53,14 +53,14 @@ type Edit struct {
 	title, hint string
 }
 
-// Gone reports whether the edit removes the file: uninstall leaves nothing
+// gone reports whether the edit removes the file: uninstall leaves nothing
 // of a file that install created.
-func (e Edit) Gone() bool { return e.After == nil && len(e.Changes) > 0 }
+func (e Edit) gone() bool { return e.After == nil && len(e.Changes) > 0 }
 
-// Prepare reads the host's file (and trust file) and plans the change,
+// prepare reads the host's file (and trust file) and plans the change,
 // writing nothing; a file that cannot be changed is refused before either
 // is written.
-func Prepare(r Request) (*Plan, error) {
+func prepare(r request) (*Plan, error) {
 	h, reg := r.Host, r.Host.Install
 	command := "install"
 	if r.Uninstall {
@@ -154,7 +154,7 @@ func (e Edit) write() error {
 // prepareTrust reads and changes a host's trust file, before anything is
 // written, so that a trust file that cannot be edited leaves both as they
 // were.
-func prepareTrust(h host.Host, r Request, root, path string, before, after *hostfile.JSON) (*Edit, error) {
+func prepareTrust(h host.Host, r request, root, path string, before, after *hostfile.JSON) (*Edit, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -309,10 +309,10 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// Detect is the host whose configuration the project in wd has, and a
+// detect is the host whose configuration the project in wd has, and a
 // note saying which it picked; the default host when there is none, or
 // more than one.
-func Detect(wd string) (host.Host, string) {
+func detect(wd string) (host.Host, string) {
 	var found []host.Host
 	var seen []string
 	for _, h := range host.Installable() {
@@ -344,9 +344,9 @@ func Default() host.Host {
 	return hosts[0]
 }
 
-// Binary is the path the hooks run: LOOPHOOK_BIN when set, else this
+// binary is the path the hooks run: LOOPHOOK_BIN when set, else this
 // binary's, with symbolic links resolved.
-func Binary() (string, error) {
+func binary() (string, error) {
 	if bin := os.Getenv("LOOPHOOK_BIN"); bin != "" {
 		if !filepath.IsAbs(bin) {
 			return "", refuse("", "LOOPHOOK_BIN must be an absolute path, not %q", bin)

@@ -20,9 +20,9 @@ var doing = map[string]string{
 	"trusted": "trust", "withdrew": "withdraw",
 }
 
-// Planned are the changes as a dry run names them: "add the Stop hook"
+// planned are the changes as a dry run names them: "add the Stop hook"
 // for "added the Stop hook".
-func Planned(changes []string) []string {
+func planned(changes []string) []string {
 	out := make([]string, len(changes))
 	for i, c := range changes {
 		verb, rest, _ := strings.Cut(c, " ")

@@ -11,8 +11,8 @@ import (
 // A dry run names each change an install or uninstall of every host makes
 // as one to be done: its verb is one doing knows.
 func TestPlannedNamesEveryChange(t *testing.T) {
-	if got, want := strings.Join(Planned([]string{"added the Stop hook", "withdrew the trust"}), ", "), "add the Stop hook, withdraw the trust"; got != want {
-		t.Errorf("Planned = %q, want %q", got, want)
+	if got, want := strings.Join(planned([]string{"added the Stop hook", "withdrew the trust"}), ", "), "add the Stop hook, withdraw the trust"; got != want {
+		t.Errorf("planned = %q, want %q", got, want)
 	}
 	for _, h := range host.Installable() {
 		wd := t.TempDir()
@@ -20,7 +20,7 @@ func TestPlannedNamesEveryChange(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, uninstall := range []bool{false, true} {
-			p, err := Prepare(Request{Host: h, Scope: "project", Wd: wd, Bin: "/opt/loophook", Uninstall: uninstall})
+			p, err := prepare(request{Host: h, Scope: "project", Wd: wd, Bin: "/opt/loophook", Uninstall: uninstall})
 			if err != nil {
 				t.Fatalf("%s: %v", h.Name, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -79,7 +80,7 @@ func TestBrokenNameNeverOverwrites(t *testing.T) {
 func TestLocateRefusesWithAHint(t *testing.T) {
 	dir := t.TempDir()
 	_, err := Locate(hook.Options{Dir: dir})
-	var r *Refusal
+	var r *refusal.Refusal
 	if !errors.As(err, &r) || !strings.Contains(r.Error(), "no loop state found from "+dir) || !strings.Contains(r.Hint(), "loophook init") {
 		t.Errorf("Locate in an empty directory = %v", err)
 	}

@@ -18,9 +18,7 @@ import (
 	"github.com/loophook/loophook/hook/regular"
 )
 
-// A Refusal is an error a person can act on: what is wrong, and what to do.
-type Refusal = refusal.Refusal
-
+// refuse is an error a person can act on: what is wrong, and what to do.
 var refuse = refusal.New
 
 // writeIn is hook.WriteIn; tests replace it to fail half-way.
@@ -90,7 +88,7 @@ func brokenName(dir *os.Root, name string, now time.Time) (string, error) {
 // errOpen says that the directory name cannot be opened to write in, unless
 // err says why already.
 func errOpen(name string, err error) error {
-	var r *Refusal
+	var r *refusal.Refusal
 	if errors.As(err, &r) {
 		return err
 	}

@@ -28,9 +28,9 @@ func Look(o hook.Options, found state.Found, session string, note func(error)) R
 	o.StatePath, o.Dialect = found.Path, found.Dialect.Name
 	o.NoChecks = true // a look runs no command; the checks' last results show
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
-	st := Of(r, o.Limits, found.Path, session, mem)
-	st.Config = ConfigOf(config.Top(o.Dir))
-	st.Host = LastHost(found, session)
+	st := reportOf(r, o.Limits, found.Path, session, mem)
+	st.Config = configOf(config.Top(o.Dir))
+	st.Host = lastHost(found, session)
 	return st
 }
 

@@ -96,9 +96,9 @@ type Criterion struct {
 	Removed bool `json:"removed,omitempty"`
 }
 
-// CriteriaOf are the criteria of an evaluation, the contract's removed
+// criteriaOf are the criteria of an evaluation, the contract's removed
 // ones last, as the verdict counts them.
-func CriteriaOf(r hook.Result) []Criterion {
+func criteriaOf(r hook.Result) []Criterion {
 	out := []Criterion{}
 	if r.Loaded == nil || r.Loaded.Loop == nil {
 		return out
@@ -112,9 +112,9 @@ func CriteriaOf(r hook.Result) []Criterion {
 	return out
 }
 
-// Of is the report of an evaluation r of the state at path, with the
+// reportOf is the report of an evaluation r of the state at path, with the
 // session's memory.
-func Of(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory) Report {
+func reportOf(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory) Report {
 	st := Report{
 		State:      path,
 		Valid:      r.Loaded != nil && r.Loaded.Loop != nil,
@@ -162,7 +162,7 @@ func Of(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memor
 	if b, ok := criteria.Budget(s, lim); ok {
 		l.Budget = &b
 	}
-	l.Criteria = CriteriaOf(r)
+	l.Criteria = criteriaOf(r)
 	if s.CancelRecorded {
 		found := state.Found{Path: r.Loaded.Path, Dialect: r.Loaded.Dialect}
 		l.CancelledAt, _ = hook.StoreFor(found).Cancelled(r.Loaded, false)
@@ -182,9 +182,9 @@ func Session(found state.Found, stateSession string) (string, error) {
 	return session, err
 }
 
-// LastHost is the protocol of the session's last evaluation in the journal,
+// lastHost is the protocol of the session's last evaluation in the journal,
 // which tells the host that governs it; "" when none is journalled.
-func LastHost(found state.Found, session string) string {
+func lastHost(found state.Found, session string) string {
 	store := hook.StoreFor(found)
 	for _, dir := range []string{store.Dir, store.Cache} {
 		if entries, _ := (hook.Journal{Dir: dir}).Read(session); len(entries) > 0 {
@@ -215,9 +215,9 @@ type Config struct {
 	Checks []Check      `json:"checks,omitempty"`
 }
 
-// ConfigOf is the .loophook.json of top and the last result of each check
+// configOf is the .loophook.json of top and the last result of each check
 // in force; nil when there is no file and none approved.
-func ConfigOf(top string) *Config {
+func configOf(top string) *Config {
 	f := config.Load(top)
 	if f.State == config.StateNone {
 		return nil
@@ -263,7 +263,7 @@ func EvalOf(r hook.Result) Eval {
 		out.Dialect = r.Loaded.Dialect.Name
 		out.Problems = r.Loaded.Problems
 		if r.Loaded.Loop != nil {
-			out.Criteria = CriteriaOf(r)
+			out.Criteria = criteriaOf(r)
 		}
 	}
 	return out

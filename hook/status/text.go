@@ -286,7 +286,7 @@ func WriteTimeline(w io.Writer, entries []hook.Entry) error {
 // failed, how it ended, the last lines it printed, and the file that keeps
 // its whole output (its last MiB).
 func WriteFailedChecks(w io.Writer, top string) {
-	for _, r := range FailedChecks(top) {
+	for _, r := range failedChecks(top) {
 		fmt.Fprintf(w, "\n"+msgFailedCheck+"\n", r.Name, r.Run, r.Cause(), r.At.Local().Format("15:04:05"))
 		for _, line := range strings.Split(r.Tail, "\n") {
 			fmt.Fprintf(w, "  | %s\n", line)

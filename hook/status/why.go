@@ -28,9 +28,9 @@ func CheckFailed(entries []hook.Entry) bool {
 	return slices.ContainsFunc(entries, func(e hook.Entry) bool { return e.Rule == criteria.RuleCheckFailed })
 }
 
-// FailedChecks are the last results of the checks in force at top whose
+// failedChecks are the last results of the checks in force at top whose
 // last run failed.
-func FailedChecks(top string) []checks.Result {
+func failedChecks(top string) []checks.Result {
 	var failed []checks.Result
 	for _, r := range checks.Last(top, config.Load(top).Checks()) {
 		if !r.Passed() {
