@@ -50,11 +50,6 @@ func LastText(path string, parse func() LineParser) (string, error) {
 	return scanBack(f, fi.Size(), parse())
 }
 
-// lastAssistantText scans a Claude Code transcript from the end of r.
-func lastAssistantText(r io.ReaderAt, size int64) (string, error) {
-	return scanBack(r, size, assistantText)
-}
-
 // scanBack scans lines from the end of r, whose size is size, until parse
 // takes one. Lines that fit in a block are checked in place; a longer line
 // is read whole only when it could be a message (maxLine), so a 50 MB line

@@ -39,7 +39,7 @@ func FuzzTranscriptTail(f *testing.F) {
 			input = append(input, bytes.Repeat([]byte("x"), int(pad))...)
 		}
 		want, found := forwardLastAssistantText(input)
-		got, err := lastAssistantText(bytes.NewReader(input), int64(len(input)))
+		got, err := scanBack(bytes.NewReader(input), int64(len(input)), assistantText)
 		switch {
 		case found && err != nil:
 			t.Fatalf("want %q, got error %v", want, err)
