@@ -135,12 +135,10 @@ func (o Options) answer(ev Event, r Result) any {
 // the session's memory under its lock, as the hook does; without, it only
 // reads the memory, as a person's dry run does.
 func Evaluate(o Options, in Input, remember bool) Result {
-	r := Result{Session: in.SessionID, Host: o.Host.Name}
-	if err := o.configured(); err != nil {
-		r.Verdict = o.misconfigured(err)
+	r, found, ok := o.locate(in)
+	if !ok {
 		return r
 	}
-	found := o.find(in)
 	if found.Path == "" {
 		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID, LookedFor: o.lookedFor(), Searched: found.Searched}, o.Limits)
 		return r
@@ -278,15 +276,8 @@ func (o Options) journal(store Store, r Result, l *state.Loaded, in Input, chang
 // Begin answers a session start: the loop's context when an in-progress
 // loop governs this session, and a reset of its guard count.
 func Begin(o Options, in Input) Result {
-	r := Result{Session: in.SessionID, Host: o.Host.Name}
-	if err := o.configured(); err != nil {
-		// A --state or --dir that is not there is told, as a stop tells it,
-		// not taken for no loop (issue 23, item 3).
-		r.Verdict = o.misconfigured(err)
-		return r
-	}
-	found := o.find(in)
-	if found.Path == "" {
+	r, found, ok := o.locate(in)
+	if !ok || found.Path == "" {
 		return r
 	}
 	l := state.Load(found)
@@ -369,6 +360,19 @@ func (o Options) projectDir() string {
 		}
 	}
 	return ""
+}
+
+// locate begins a stop's or a session start's result, and finds the state
+// for the input. A --state or --dir that is not there is told, not taken
+// for no loop (issue 23, item 3): ok is false, and r holds the
+// misconfigured verdict.
+func (o Options) locate(in Input) (r Result, found state.Found, ok bool) {
+	r = Result{Session: in.SessionID, Host: o.Host.Name}
+	if err := o.configured(); err != nil {
+		r.Verdict = o.misconfigured(err)
+		return r, found, false
+	}
+	return r, o.find(in), true
 }
 
 // find finds the state for the input: --state, else the search.
