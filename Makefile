@@ -42,12 +42,13 @@ e2e:
 e2e-latest:
 	LOOPHOOK_E2E_LATEST=1 $(GO) test -tags e2e -count=1 -timeout 60m -v ./testscripts/e2e/
 
-## lint: gofmt, go vet (the end-to-end suite too) and staticcheck
+## lint: gofmt, go vet and staticcheck, the end-to-end suite too
 lint:
 	@test -z "$$(gofmt -l .)" || (echo "gofmt would change:"; gofmt -l .; exit 1)
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./testscripts/e2e/
 	$(STATICCHECK) ./...
+	$(STATICCHECK) -tags e2e ./testscripts/e2e/
 
 ## bench: time whole-process loophook stop against the floor, and the Go benchmarks
 bench:

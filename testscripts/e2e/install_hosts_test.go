@@ -3,27 +3,9 @@
 package e2e
 
 import (
-	"os"
-	"os/exec"
 	"slices"
 	"testing"
 )
-
-// installFor registers loophook for host in the project the way a person
-// does, `loophook install --host host` run in it, with env the host's
-// own (its HOME, CODEX_HOME...).
-func installFor(t *testing.T, p *project, host string, env []string) {
-	t.Helper()
-	bin := loophookBinary(t)
-	cmd := exec.Command(bin, "install", "--host", host, "--scope", "project")
-	cmd.Dir = p.dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.home}, env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("loophook install --host %s: %v\n%s", host, err, out)
-	}
-	t.Logf("loophook install --host %s:\n%s", host, out)
-}
 
 // TestInstallHost runs a hope loop to completion in each real host with
 // loophook registered by `loophook install --host`: what the installer

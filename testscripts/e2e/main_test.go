@@ -14,12 +14,7 @@ package e2e
 
 import (
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 )
 
@@ -73,62 +68,4 @@ func setup(t *testing.T) (claude, loophook string) {
 	t.Helper()
 	claude = claudeSuite.get(t)
 	return claude, loophookBinary(t)
-}
-
-// built is the loophook under test, built once for every host's tests.
-var built struct {
-	once sync.Once
-	bin  string
-	tmp  string // holds bin, unless LOOPHOOK_E2E_LOOPHOOK names one
-	err  error
-}
-
-// loophookBinary returns the loophook under test, building it on first
-// use; when it cannot be built the test fails.
-func loophookBinary(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() { built.bin, built.err = buildLoophook() })
-	if built.err != nil {
-		t.Fatalf("e2e setup: %v", built.err)
-	}
-	return built.bin
-}
-
-// buildLoophook builds ./cmd/loophook into a temp dir, from the module
-// root so that it works whatever the test's working directory.
-func buildLoophook() (string, error) {
-	if bin := os.Getenv("LOOPHOOK_E2E_LOOPHOOK"); bin != "" {
-		return filepath.Abs(bin)
-	}
-	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		return "", fmt.Errorf("finding the module root: %v", err)
-	}
-	built.tmp, err = os.MkdirTemp("", "loophook-e2e-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(built.tmp, "loophook")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/loophook/loophook/cmd/loophook")
-	cmd.Dir = strings.TrimSpace(string(root))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build cmd/loophook: %v\n%s", err, out)
-	}
-	return bin, nil
-}
-
-// banner makes a skip impossible to miss in a long log: a green run that
-// ran nothing must not pass for a real one.
-func banner(w io.Writer, reason, host string) {
-	line := strings.Repeat("#", 76)
-	fmt.Fprintf(w, "\n%s\n#\n#   LOOPHOOK E2E SUITE SKIPPED: IT DID NOT RUN.\n#\n", line)
-	for _, l := range strings.Split(reason, "\n") {
-		fmt.Fprintf(w, "#   %s\n", l)
-	}
-	fmt.Fprintf(w, "#\n#   No test exercised the hooks with %s.\n", host)
-	if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
-		fmt.Fprintf(w, "#   LOOPHOOK_E2E_REQUIRE=1: every test FAILED for it.\n#\n%s\n\n", line)
-	} else {
-		fmt.Fprintf(w, "#   Set LOOPHOOK_E2E_REQUIRE=1 to make this a failure.\n#\n%s\n\n", line)
-	}
 }

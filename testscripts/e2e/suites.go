@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -59,4 +61,20 @@ func (s *hostSuite[T]) get(t *testing.T) T {
 		t.Fatalf("e2e setup: %v", s.err)
 	}
 	return s.got
+}
+
+// banner makes a skip impossible to miss in a long log: a green run that
+// ran nothing must not pass for a real one.
+func banner(w io.Writer, reason, host string) {
+	line := strings.Repeat("#", 76)
+	fmt.Fprintf(w, "\n%s\n#\n#   LOOPHOOK E2E SUITE SKIPPED: IT DID NOT RUN.\n#\n", line)
+	for _, l := range strings.Split(reason, "\n") {
+		fmt.Fprintf(w, "#   %s\n", l)
+	}
+	fmt.Fprintf(w, "#\n#   No test exercised the hooks with %s.\n", host)
+	if os.Getenv("LOOPHOOK_E2E_REQUIRE") == "1" {
+		fmt.Fprintf(w, "#   LOOPHOOK_E2E_REQUIRE=1: every test FAILED for it.\n#\n%s\n\n", line)
+	} else {
+		fmt.Fprintf(w, "#   Set LOOPHOOK_E2E_REQUIRE=1 to make this a failure.\n#\n%s\n\n", line)
+	}
 }
