@@ -94,7 +94,7 @@ func editSettings(c *cli.Context, uninstall bool) error {
 	for _, line := range plan.Said(dryRun) {
 		say(c.App.ErrWriter, "", "%s", line)
 	}
-	for _, n := range plan.Told(!dryRun) {
+	for _, n := range plan.Told(dryRun) {
 		say(c.App.ErrWriter, tagNote, "%s", n)
 	}
 	return nil

@@ -79,13 +79,13 @@ func (p *Plan) Said(dryRun bool) []string {
 }
 
 // Told is every note for the person, in order: the host picked, the files
-// that a written uninstall removed, then Notes.
-func (p *Plan) Told(written bool) []string {
+// that an uninstall removed (a dry run removes none), then Notes.
+func (p *Plan) Told(dryRun bool) []string {
 	var notes []string
 	if p.picked != "" {
 		notes = append(notes, p.picked)
 	}
-	if written {
+	if !dryRun {
 		for _, e := range []*Edit{&p.File, p.Trust} {
 			if e != nil && e.gone() {
 				notes = append(notes, noteRemovedFile(shown(e.Path)))
