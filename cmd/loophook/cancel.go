@@ -39,10 +39,9 @@ func cancelCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			w := c.App.ErrWriter
-			say(w, "", "%s", done.Said())
-			if done.Contract != nil {
-				say(w, tagNote, msgEndContract, done.Contract)
+			say(c.App.ErrWriter, "", "%s", done.Said())
+			for _, n := range done.Notes() {
+				say(c.App.ErrWriter, tagNote, "%s", n)
 			}
 			return nil
 		},

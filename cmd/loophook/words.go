@@ -58,7 +58,6 @@ const (
 	clearScreen       = "\x1b[H\x1b[2J"
 	msgReadJournal    = "read the journal: %v"
 	msgNoJournal      = "no evaluations yet of the loop in %s"
-	msgEndContract    = "end the loop's contract: %v"
 )
 
 // accept

@@ -86,6 +86,14 @@ func (c Cancelled) Said() string {
 	return fmt.Sprintf("cancelled the loop in %s (status was %s)", path, c.Was)
 }
 
+// Notes are what the person must know of the loop cancelled.
+func (c Cancelled) Notes() []string {
+	if c.Contract != nil {
+		return []string{fmt.Sprintf("end the loop's contract: %v", c.Contract)}
+	}
+	return nil
+}
+
 // Said sums up a new loop, with the hook's ceiling on its iterations when
 // it asked for more.
 func (s Started) Said() string {
