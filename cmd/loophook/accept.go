@@ -32,7 +32,7 @@ func acceptCommand() *cli.Command {
 		Flags: []cli.Flag{stateFlag, dirFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return fail("name the file with --state FILE", "accept takes no arguments")
+				return fail("name the file with --state FILE", msgNoArguments, "accept")
 			}
 			if err := personOnly("accept", c.App.Reader, os.Getenv); err != nil {
 				return err

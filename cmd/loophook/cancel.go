@@ -29,7 +29,7 @@ func cancelCommand() *cli.Command {
 		Flags: []cli.Flag{stateFlag, dirFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return fail("name the file with --state FILE", "cancel takes no arguments")
+				return fail("name the file with --state FILE", msgNoArguments, "cancel")
 			}
 			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil {

@@ -63,8 +63,9 @@ const (
 // accept
 const hintAcceptInvalid = "repair it before you accept its criteria (loophook validate shows where)"
 
-// The sentences of check, of accept's approval of .loophook.json, and of
-// status's lines for the checks.
+// A command that takes no arguments refused one; the sentences of check
+// and of accept's approval of .loophook.json (status's lines for the
+// checks are hook/status's).
 const (
 	msgNoArguments   = "%s takes no arguments"
 	msgNoChecks      = "no approved checks in %s"
