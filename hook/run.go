@@ -479,6 +479,13 @@ func (o Options) display(path string, in Input) string {
 	return Relative(o.dir(in), path)
 }
 
+// Shown names a file for a person: relative to the working directory when
+// it is below it, else in full.
+func Shown(path string) string {
+	wd, _ := os.Getwd()
+	return Relative(wd, path)
+}
+
 // Relative names path relative to dir when it is below dir, else in full.
 func Relative(dir, path string) string {
 	dir, err := filepath.Abs(dir)

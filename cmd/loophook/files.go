@@ -1,14 +1,6 @@
 package main
 
-import (
-	"os"
+import "github.com/loophook/loophook/hook"
 
-	"github.com/loophook/loophook/hook"
-)
-
-// shown names a file for a person: relative to the working directory when it
-// is below it, else in full.
-func shown(path string) string {
-	wd, _ := os.Getwd()
-	return hook.Relative(wd, path)
-}
+// shown names a file for a person (hook.Shown).
+var shown = hook.Shown

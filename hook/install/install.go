@@ -366,9 +366,5 @@ func binary() (string, error) {
 // refuse is an error a person can act on: what is wrong, and what to do.
 var refuse = refusal.New
 
-// shown names a file for a person: relative to the working directory when it
-// is below it, else in full.
-func shown(path string) string {
-	wd, _ := os.Getwd()
-	return hook.Relative(wd, path)
-}
+// shown names a file for a person (hook.Shown).
+var shown = hook.Shown

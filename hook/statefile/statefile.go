@@ -24,12 +24,8 @@ var refuse = refusal.New
 // writeIn is hook.WriteIn; tests replace it to fail half-way.
 var writeIn = hook.WriteIn
 
-// shown names a file for a person: relative to the working directory when
-// it is below it, else in full.
-func shown(path string) string {
-	wd, _ := os.Getwd()
-	return hook.Relative(wd, path)
-}
+// shown names a file for a person (hook.Shown).
+var shown = hook.Shown
 
 // A linkHint says what to do about the link name, which points to what.
 type linkHint func(name, what string) string

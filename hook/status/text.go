@@ -3,7 +3,6 @@ package status
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -341,9 +340,5 @@ func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// shown names a file for a person: relative to the working directory when
-// it is below it, else in full.
-func shown(path string) string {
-	wd, _ := os.Getwd()
-	return hook.Relative(wd, path)
-}
+// shown names a file for a person (hook.Shown).
+var shown = hook.Shown
