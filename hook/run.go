@@ -368,7 +368,7 @@ func (o Options) projectDir() string {
 // misconfigured verdict.
 func (o Options) locate(in Input) (r Result, found state.Found, ok bool) {
 	r = Result{Session: in.SessionID, Host: o.Host.Name}
-	if err := o.configured(); err != nil {
+	if err := o.Configured(); err != nil {
 		r.Verdict = o.misconfigured(err)
 		return r, found, false
 	}
@@ -403,10 +403,10 @@ func (o Options) find(in Input) state.Found {
 	return state.Find(o.start(in), only)
 }
 
-// configured says what is wrong with the paths a person gave the hook: a
+// Configured says what is wrong with the paths a person gave the hook: a
 // --state file or a --dir that is not there. A loop the person pointed the
 // hook at must not go unenforced in silence (rule misconfigured).
-func (o Options) configured() error {
+func (o Options) Configured() error {
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
 			return fmt.Errorf(configNoState, o.StatePath, regular.PathCause(err))

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"os"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
@@ -34,12 +31,10 @@ func evalCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if o.StatePath != "" {
-				// The hook reads a missing --state as no loop; a person who
-				// names a file means that file.
-				if _, err := os.Stat(o.StatePath); err != nil {
-					return fail("", "--state %s: %v", o.StatePath, errors.Unwrap(err))
-				}
+			if err := o.Configured(); err != nil {
+				// The hook lets the agent stop on a path that is not there
+				// (misconfigured); a person who names one is told at once.
+				return fail("", "%v", err)
 			}
 			in, err := evalInput(c, o.Host)
 			if err != nil {

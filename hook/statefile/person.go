@@ -8,7 +8,6 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
@@ -21,10 +20,10 @@ func Locate(o hook.Options) (state.Found, error) {
 	if o.Host.Name == "" {
 		o.Host = host.Strict().Wire
 	}
-	if o.StatePath != "" {
-		if _, err := os.Lstat(o.StatePath); err != nil {
-			return state.Found{}, refuse("", "%s: %v", o.StatePath, regular.PathCause(err))
-		}
+	// A path the person named that is not there is what is wrong, in the
+	// hook's own words, not a loop to start there.
+	if err := o.Configured(); err != nil {
+		return state.Found{}, refuse("", "%v", err)
 	}
 	dir := o.Dir
 	if dir == "" {

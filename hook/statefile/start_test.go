@@ -85,7 +85,12 @@ func TestLocateRefusesWithAHint(t *testing.T) {
 		t.Errorf("Locate in an empty directory = %v", err)
 	}
 	missing := filepath.Join(dir, "missing.json")
-	if _, err := Locate(hook.Options{StatePath: missing}); err == nil || err.Error() != missing+": no such file or directory" {
+	if _, err := Locate(hook.Options{StatePath: missing}); err == nil || err.Error() != "--state "+missing+": no such file or directory" {
 		t.Errorf("Locate of a missing --state = %v", err)
+	}
+	// A --dir that is not there is no place to start a loop: no such hint.
+	nowhere := filepath.Join(dir, "nowhere")
+	if _, err := Locate(hook.Options{Dir: nowhere}); !errors.As(err, &r) || r.Error() != "--dir "+nowhere+": no such file or directory" || r.Hint() != "" {
+		t.Errorf("Locate from a missing --dir = %v", err)
 	}
 }
