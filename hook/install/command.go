@@ -127,9 +127,13 @@ type word struct {
 }
 
 // shellWords splits a command line into words the way sh does before it
-// expands them; ok is false when a quote is left open. It is held to
-// mvdan.cc/sh's parser by FuzzShellWords.
+// expands them; ok is false when a quote is left open, or for a NUL byte,
+// which no shell is given: the command line a host runs ends at it. It is
+// held to mvdan.cc/sh's parser by FuzzShellWords.
 func shellWords(line string) (words []word, ok bool) {
+	if strings.IndexByte(line, 0) >= 0 {
+		return nil, false
+	}
 	var b strings.Builder
 	start := -1
 	for i := 0; i < len(line); i++ {
@@ -141,6 +145,14 @@ func shellWords(line string) (words []word, ok bool) {
 				start = -1
 			}
 			continue
+		}
+		if start < 0 && c == '#' {
+			// A comment, to the end of the line.
+			if nl := strings.IndexByte(line[i:], '\n'); nl >= 0 {
+				i += nl - 1
+				continue
+			}
+			break
 		}
 		if start < 0 {
 			start = i
@@ -168,13 +180,20 @@ func shellWords(line string) (words []word, ok bool) {
 				return nil, false
 			}
 		case '\\':
-			if i+1 < len(line) {
-				i++
-				if line[i] == '\n' {
-					continue // a line continuation
-				}
-				b.WriteByte(line[i])
+			if i+1 == len(line) {
+				b.WriteByte(c) // nothing to escape: sh keeps it
+				continue
 			}
+			i++
+			if line[i] == '\n' {
+				// A line continuation: gone before sh reads words, so
+				// that it starts none.
+				if start == i-1 {
+					start = -1
+				}
+				continue
+			}
+			b.WriteByte(line[i])
 		default:
 			b.WriteByte(c)
 		}
