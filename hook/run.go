@@ -375,7 +375,8 @@ func (o Options) locate(in Input) (r Result, found state.Found, ok bool) {
 	return r, o.find(in), true
 }
 
-// find finds the state for the input: --state, else the search.
+// find finds the state for the input: --state, else the search. Its
+// callers have checked the paths a person gave (Configured).
 func (o Options) find(in Input) state.Found {
 	var only *schema.Dialect
 	if o.Dialect != "" {
@@ -384,9 +385,7 @@ func (o Options) find(in Input) state.Found {
 		}
 	}
 	if o.StatePath != "" {
-		if _, err := os.Lstat(o.StatePath); err != nil {
-			return state.Found{}
-		}
+		// Configured has seen it there: a file gone since is Load's problem.
 		path := o.StatePath
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
