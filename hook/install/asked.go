@@ -94,13 +94,3 @@ func (p *Plan) Told(dryRun bool) []string {
 	}
 	return append(notes, p.Notes...)
 }
-
-// tokensUnrecorded warns, for a host that keeps no record of tokens, when
-// the project's .loophook.json asks for a token budget: one that would
-// never be reached must not look as if it held. "" otherwise.
-func tokensUnrecorded(h host.Host, wd string) string {
-	if path := tokensUnmeasured(h, wd); path != "" {
-		return noteTokensUnrecorded(h.Title, shown(path))
-	}
-	return ""
-}

@@ -8,11 +8,10 @@ import (
 	"github.com/loophook/loophook/hook/host"
 )
 
-// tokensUnmeasured is the project's .loophook.json when it asks for a token
-// budget that h, a host that keeps no record of tokens, could never let the
-// hook measure; "" otherwise. A budget never reached must not look as if it
-// held.
-func tokensUnmeasured(h host.Host, wd string) string {
+// tokensUnrecorded warns, for a host that keeps no record of tokens, when
+// the project's .loophook.json asks for a token budget the hook could never
+// measure: one never reached must not look as if it held. "" otherwise.
+func tokensUnrecorded(h host.Host, wd string) string {
 	if h.Usage != nil {
 		return ""
 	}
@@ -24,5 +23,5 @@ func tokensUnmeasured(h host.Host, wd string) string {
 	if cfg, err := config.Parse(data); err != nil || cfg.Budget.Tokens == 0 {
 		return ""
 	}
-	return path
+	return noteTokensUnrecorded(h.Title, shown(path))
 }
