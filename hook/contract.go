@@ -317,3 +317,11 @@ func missing(want, have []string) []string {
 	}
 	return out
 }
+
+// Ended says whether the loop's contract ended, and the progress of its
+// last state then; found is false when there is no contract. A person-only
+// command asks it before an agent may start a loop over this one.
+func (s Store) Ended() (ended bool, last string, found bool, err error) {
+	c, found, err := s.readContract()
+	return c.Ended, c.Last, found, err
+}

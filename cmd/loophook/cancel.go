@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -23,6 +24,9 @@ func cancelCommand() *cli.Command {
 			"Another loop system's state (on-loop, loop controller, orchestrator) is left untouched:\n" +
 			"loophook records the cancel in its own per-user memory of that file, and the hook treats the\n" +
 			"loop as cancelled (status shows it) until the state changes, or init or accept is run.\n\n" +
+			"cancel is a person's act: it refuses (exit 2) when an agent host's marker (CLAUDECODE,\n" +
+			"GEMINI_CLI...) is in its environment, so that an agent's shell tool cannot end its own\n" +
+			"loop. A person's script, with no terminal, may run it. No flag skips this.\n\n" +
 			"Examples:\n" +
 			"   loophook cancel\n" +
 			"   loophook cancel --state path/to/.loop/state.json",
@@ -30,6 +34,9 @@ func cancelCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fail("name the file with --state FILE", msgNoArguments, "cancel")
+			}
+			if err := notAgent("cancel", os.Getenv); err != nil {
+				return err
 			}
 			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,7 +21,10 @@ func initCommand() *cli.Command {
 			"drop without a person's loophook accept. The hook finds the loop from sessions working\n" +
 			"in DIR or below.\n" +
 			"Give --criterion and --step once per item; commas inside an item are kept.\n" +
-			"Refuses to replace an existing state unless --force, and to write through a symbolic link.\n\n" +
+			"Refuses to replace an existing state unless --force, and to write through a symbolic link.\n" +
+			"Starting a loop over an unfinished one (its contract under way, even with its file gone) is\n" +
+			"a person's act: it refuses (exit 2) when an agent host's marker (CLAUDECODE, GEMINI_CLI...)\n" +
+			"is in its environment. An agent may start a loop where none is unfinished.\n\n" +
 			"Examples:\n" +
 			"   loophook init --spec \"add a --json flag\" --criterion \"tests pass\" --criterion \"docs updated\"\n" +
 			"   loophook init --spec \"fix the flaky test\" --criterion \"go test -count=20 passes\" \\\n" +
@@ -36,6 +40,11 @@ func initCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fail(`loophook init --spec "add a --json flag" --criterion "tests pass"`, "init takes flags only, not %q", c.Args().First())
+			}
+			if path, ok := statefile.Unfinished(c.String("dir")); ok {
+				if err := notAgent(fmt.Sprintf(msgInitOver, shown(path)), os.Getenv); err != nil {
+					return err
+				}
 			}
 			l := statefile.Loop{Spec: c.String("spec"), Criteria: *c.Generic("criterion").(*repeated), Steps: *c.Generic("step").(*repeated), MaxIterations: c.Int("max-iterations")}
 			started, err := statefile.Start(c.String("dir"), l, c.Bool("force"))

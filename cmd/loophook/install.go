@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/install"
 	"github.com/urfave/cli/v2"
@@ -61,12 +63,19 @@ func uninstallCommand() *cli.Command {
 			"  - loophook's hooks, with the groups and lists they leave empty, and\n" +
 			"  - what install added beside them: Claude Code's env block cap while it is still\n" +
 			"    loophook's, Codex's trust of the hooks and of the project.\n" +
-			"Everything else stays as it was, and a file that install created goes.\n\n" +
+			"Everything else stays as it was, and a file that install created goes.\n" +
+			"uninstall is a person's act: it refuses (exit 2) when an agent host's marker (CLAUDECODE,\n" +
+			"GEMINI_CLI...) is in its environment; --dry-run, which changes nothing, does not.\n\n" +
 			"Examples:\n" +
 			"   loophook uninstall\n" +
 			"   loophook uninstall --host copilot --scope local --dry-run",
 		Flags: []cli.Flag{hostFlag(), scopeFlag(), dryRunFlag},
 		Action: func(c *cli.Context) error {
+			if !c.Bool("dry-run") {
+				if err := notAgent("uninstall", os.Getenv); err != nil {
+					return err
+				}
+			}
 			return editSettings(c, true)
 		},
 	}

@@ -28,6 +28,7 @@ const (
 const (
 	msgPersonOnlyTerminal = "%s is a person's act: run it yourself in a terminal (its standard input is not a terminal)"
 	msgPersonOnlyAgent    = "%s is a person's act: run it yourself in a terminal, not through %s's tools (%s is set)"
+	msgInitOver           = "init over the unfinished loop in %s"
 )
 
 // Errors and their hints.

@@ -226,8 +226,9 @@ func TestPluginHookScript(t *testing.T) {
 }
 
 // TestPluginCommands checks that Claude Code loads the plugin's slash
-// commands and sends the model each one's instruction to run loophook,
-// with the person's arguments.
+// commands and sends the model each one's instruction, with the person's
+// arguments: to run loophook status and why, and to tell the person what to
+// type in their own terminal for cancel and accept (SPEC section 5).
 func TestPluginCommands(t *testing.T) {
 	for _, command := range []string{"status", "cancel", "accept", "why"} {
 		t.Run(command, func(t *testing.T) {
@@ -241,6 +242,9 @@ func TestPluginCommands(t *testing.T) {
 				t.Errorf("claude reports %+v", run.result)
 			}
 			want := "Run `loophook " + command + " --state x.json`"
+			if command == "cancel" || command == "accept" {
+				want = "in their own terminal, in the project directory:\n\n    loophook " + command + " --state x.json"
+			}
 			var asked []string
 			for _, req := range append(api.mainRequests(), api.sideRequests()...) {
 				last := req.Msg.lastUser()
