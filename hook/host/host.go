@@ -26,7 +26,8 @@ type Host struct {
 	hook.Wire
 	// AgentEnv are the environment variables the host's agent sets in the
 	// commands its shell tool runs: any of them set, and not empty, says a
-	// command runs inside the agent, not in a person's terminal.
+	// command runs inside the agent, not in a person's terminal. NAME=value
+	// counts only with that value (AI_AGENT=pi: others set AI_AGENT too).
 	AgentEnv []string
 	// Runs names a host whose project hooks this one runs too, as that
 	// host's own (Copilot CLI runs Claude Code's): a hook call registered for
@@ -42,7 +43,7 @@ type Host struct {
 }
 
 // table is every host, in the order help texts list them.
-var table = []Host{strict, claude, codex, gemini, copilot, qwen, droid}
+var table = []Host{strict, claude, codex, gemini, copilot, qwen, droid, pi}
 
 // All are the hosts.
 func All() []Host { return slices.Clone(table) }
@@ -119,7 +120,19 @@ func Strict() Host {
 
 // Agent reports whether getenv shows the host's agent running the command.
 func (h Host) Agent(getenv func(string) string) bool {
-	return slices.ContainsFunc(h.AgentEnv, func(v string) bool { return getenv(v) != "" })
+	_, ok := h.Marker(getenv)
+	return ok
+}
+
+// Marker is the first of the host's AgentEnv that getenv shows set.
+func (h Host) Marker(getenv func(string) string) (string, bool) {
+	for _, v := range h.AgentEnv {
+		name, want, exact := strings.Cut(v, "=")
+		if got := getenv(name); got != "" && (!exact || got == want) {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // AgentOf is the host whose agent runs the command, by getenv, if any.

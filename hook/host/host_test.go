@@ -235,9 +235,19 @@ func TestAgentMarkers(t *testing.T) {
 	if h, ok := AgentOf(env("HOME", "/home/user", "CLAUDECODE", "")); ok {
 		t.Errorf("a person's terminal taken for %s", h.Name)
 	}
+	// AI_AGENT is every agent's: only pi's value is Pi's marker.
+	if h, ok := AgentOf(env("AI_AGENT", "someone-else")); ok {
+		t.Errorf("AI_AGENT=someone-else taken for %s", h.Name)
+	}
+	if h, ok := AgentOf(env("AI_AGENT", "pi")); !ok || h.Name != "pi" {
+		t.Errorf("AI_AGENT=pi: agent %q, %v; want pi", h.Name, ok)
+	}
+	if m, _ := host("pi").Marker(env("AI_AGENT", "pi")); m != "AI_AGENT=pi" {
+		t.Errorf("AI_AGENT=pi: marker %q", m)
+	}
 	for _, tc := range []struct{ name, v string }{
 		{"claude", "CLAUDECODE"}, {"codex", "CODEX_THREAD_ID"}, {"gemini", "GEMINI_CLI"}, {"copilot", "COPILOT_CLI"},
-		{"qwen", "QWEN_CODE"}, {"droid", "FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
+		{"qwen", "QWEN_CODE"}, {"droid", "FACTORY_DISABLE_SETTINGS_PERSISTENCE"}, {"pi", "PI_CODING_AGENT"},
 	} {
 		if h, ok := AgentOf(env(tc.v, "1")); !ok || h.Name != tc.name {
 			t.Errorf("%s=1: agent %q, %v; want %s", tc.v, h.Name, ok, tc.name)

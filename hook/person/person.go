@@ -18,12 +18,8 @@ func Agent(getenv func(string) string) (h host.Host, marker string, ok bool) {
 	if !ok {
 		return h, "", false
 	}
-	for _, v := range h.AgentEnv {
-		if getenv(v) != "" {
-			return h, v, true
-		}
-	}
-	return h, "", true
+	marker, _ = h.Marker(getenv)
+	return h, marker, true
 }
 
 // Terminal reports whether stdin is a terminal.

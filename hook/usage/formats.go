@@ -24,6 +24,10 @@ var (
 	// record of each response (its assistant records lack a tool-calling
 	// response's usage).
 	Qwen = Format{Name: "qwen", Marker: []byte(`"qwen-code.api_response"`), Parse: parseQwen}
+	// Pi is Pi's session file: each assistant message's (and tool
+	// result's) message.usage, and the usage of its usage, compaction and
+	// branch_summary entries; its input is the uncached input.
+	Pi = Format{Name: "pi", Marker: []byte(`"usage"`), Parse: parsePi}
 )
 
 // at reads a line's timestamp; zero when it has none that reads.
@@ -187,4 +191,48 @@ func parseQwen(line []byte, add func(Entry)) {
 	}
 	e := l.SystemPayload.UIEvent
 	add(Entry{ID: e.ResponseID, At: at(l.Timestamp), Usage: openAI(e.Input, e.Output+e.Thoughts, e.Cached, 0, e.Total)})
+}
+
+// piUsage is Pi's usage: four disjoint parts (reasoning is inside output),
+// and their sum.
+type piUsage struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cacheRead"`
+	CacheWrite int64 `json:"cacheWrite"`
+	Total      int64 `json:"totalTokens"`
+}
+
+func (p piUsage) usage() Usage {
+	u := Usage{Input: p.Input, Output: p.Output, CacheRead: p.CacheRead, CacheCreation: p.CacheWrite}
+	if p.Total > u.Total() {
+		u.Input += p.Total - u.Total()
+	}
+	return u
+}
+
+// parsePi reads one entry of a Pi session file. Entries are appended, each
+// with an id of its own; all of them count, whatever branch (the tree's
+// branches share the file), as Pi's session totals do.
+func parsePi(line []byte, add func(Entry)) {
+	var l struct {
+		Type      string   `json:"type"`
+		ID        string   `json:"id"`
+		Timestamp string   `json:"timestamp"`
+		Usage     *piUsage `json:"usage"`
+		Message   struct {
+			Usage *piUsage `json:"usage"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &l) != nil {
+		return
+	}
+	u := l.Usage
+	if l.Type == "message" {
+		u = l.Message.Usage
+	}
+	if u == nil {
+		return
+	}
+	add(Entry{ID: l.ID, At: at(l.Timestamp), Usage: u.usage()})
 }

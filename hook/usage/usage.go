@@ -1,8 +1,9 @@
 // Package usage reads the model tokens an agent host recorded for a session
 // in its own files (Claude Code's transcript, Codex's rollout, Gemini's and
-// Qwen's session files, Copilot's events.jsonl, Droid's settings file), and
-// reads them incrementally: a Cursor remembers how far a file was read and
-// what it summed, so a stop reads only what was written since the last one.
+// Qwen's session files, Copilot's events.jsonl, Droid's settings file, Pi's
+// session file), and reads them incrementally: a Cursor remembers how far a
+// file was read and what it summed, so a stop reads only what was written
+// since the last one.
 package usage
 
 import (

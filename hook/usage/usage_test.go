@@ -42,6 +42,7 @@ func TestSums(t *testing.T) {
 		{"gemini.jsonl", Gemini, 2 * 15},
 		{"copilot.jsonl", Copilot, 3 * 15},
 		{"qwen.jsonl", Qwen, 3 * 15}, // its first response recorded 0
+		{"pi.jsonl", Pi, 4 * 15},
 	} {
 		t.Run(tc.f.Name, func(t *testing.T) {
 			data := sample(t, tc.file)
@@ -59,7 +60,7 @@ func TestSums(t *testing.T) {
 // Read line by line as the host writes it, a stop after each line (and
 // after half a line), the sum is the sum of one read.
 func TestIncremental(t *testing.T) {
-	for _, f := range []Format{Claude, Codex, Gemini, Copilot, Qwen} {
+	for _, f := range []Format{Claude, Codex, Gemini, Copilot, Qwen, Pi} {
 		data := sample(t, f.Name+".jsonl")
 		whole, _ := read(t, data, Cursor{}, f)
 		var c Cursor
@@ -204,5 +205,26 @@ func TestClaudeFastAgrees(t *testing.T) {
 		if e, ok := claudeFast(l); ok && (len(full) != 1 || e != full[0]) {
 			t.Errorf("%s:\nfast %+v, whole %+v", l, e, full)
 		}
+	}
+}
+
+// TestPiEntries: besides its messages, Pi's usage, compaction and
+// branch_summary entries count (its session totals do), and a tool
+// result's nested usage; an entry without usage, a system message that
+// names "usage" in its text, and a custom entry's data do not.
+func TestPiEntries(t *testing.T) {
+	data := []byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-11-28T05:42:30.528Z","cwd":"/p"}
+{"type":"message","id":"a","timestamp":"2026-11-28T05:42:31.336Z","message":{"role":"system","content":"report usage"}}
+{"type":"message","id":"b","timestamp":"2026-11-28T05:42:32.000Z","message":{"role":"assistant","content":[],"usage":{"input":1200,"output":80,"cacheRead":3000,"cacheWrite":500,"reasoning":0,"totalTokens":4780}}}
+{"type":"message","id":"c","timestamp":"2026-11-28T05:42:33.000Z","message":{"role":"toolResult","usage":{"input":7,"output":3,"cacheRead":0,"cacheWrite":0,"totalTokens":10}}}
+{"type":"usage","id":"d","timestamp":"2026-11-28T05:42:34.000Z","kind":"cache_warm","usage":{"input":0,"output":0,"cacheRead":50000,"cacheWrite":0,"totalTokens":50000}}
+{"type":"compaction","id":"e","timestamp":"2026-11-28T05:42:35.000Z","summary":"s","firstKeptEntryId":"b","usage":{"input":100,"output":20,"cacheRead":0,"cacheWrite":0,"totalTokens":120}}
+{"type":"branch_summary","id":"f","timestamp":"2026-11-28T05:42:36.000Z","summary":"s","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2}}
+{"type":"custom","id":"g","timestamp":"2026-11-28T05:42:37.000Z","customType":"x","data":{"usage":{"input":999}}}
+`)
+	c, _ := read(t, data, Cursor{}, Pi)
+	want := Usage{Input: 1200 + 7 + 100 + 1, Output: 80 + 3 + 20 + 1, CacheRead: 3000 + 50000, CacheCreation: 500}
+	if c.Sum != want {
+		t.Errorf("sum %+v, want %+v", c.Sum, want)
 	}
 }
