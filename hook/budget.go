@@ -13,9 +13,9 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/config"
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // Budget is what a person's approved .loophook.json asks loophook to
@@ -167,7 +167,7 @@ func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
 	s := &r.Sources[i]
 	s.Read = now.Unix()
 	if src.Summed {
-		data, err := regular.Read(src.Path, maxSummed)
+		data, err := file.Read(src.Path, maxSummed)
 		if absent(err) {
 			return nil
 		}
@@ -190,7 +190,7 @@ func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
 	if src.Await != nil {
 		await(src.Await)
 	}
-	f, fi, err := regular.Open(src.Path)
+	f, fi, err := file.Open(src.Path)
 	if absent(err) {
 		return nil
 	}
@@ -278,7 +278,7 @@ func (s Store) updateBudgetIn(dir string, began time.Time, remember bool, now ti
 	}
 	var r budgetRecord
 	var note error
-	data, err := regular.Read(path, maxMemory)
+	data, err := file.Read(path, maxMemory)
 	switch {
 	case absent(err):
 	case err != nil:
@@ -299,7 +299,7 @@ func (s Store) updateBudgetIn(dir string, began time.Time, remember bool, now ti
 	if merr != nil {
 		return merr, true
 	}
-	if werr := writeFileAtomic(path, append(out, '\n'), 0o600, false); werr != nil {
+	if werr := file.WriteUnsynced(path, append(out, '\n'), 0o600); werr != nil {
 		return fmt.Errorf(memoryNoWrite, werr), false
 	}
 	return errors.Join(note, err), true

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // cancelledFile is the hook's record that a person cancelled the loop of
@@ -48,7 +48,7 @@ func CancelLoop(f state.Found, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(path, append(data, '\n'), 0o600, true); err != nil {
+	if err := file.Write(path, append(data, '\n'), 0o600); err != nil {
 		return "", fmt.Errorf(cancelNoWrite, err)
 	}
 	return path, nil
@@ -76,7 +76,7 @@ func (s Store) Cancelled(l *state.Loaded, forget bool) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	path := filepath.Join(s.Cache, cancelledFile)
-	data, err := regular.Read(path, maxCancelled)
+	data, err := file.Read(path, maxCancelled)
 	if absent(err) {
 		return time.Time{}, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/loophook/loophook/internal/file"
 	"io"
 	"os"
 	"os/exec"
@@ -39,7 +40,7 @@ func TestHelperStop(t *testing.T) {
 		t.Skip("a loophook stop process for the tests that start many")
 	}
 	if os.Getenv(hangEnv) != "" {
-		writeTemp = func(f *os.File, data []byte) (int, error) {
+		file.WriteTemp = func(f *os.File, data []byte) (int, error) {
 			n, err := f.Write(data[:len(data)/2])
 			if err != nil {
 				return n, err

@@ -13,8 +13,8 @@ import (
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // contractFile is the loop's contract in the store: a leading dot keeps it
@@ -237,11 +237,11 @@ func (s Store) readContract() (c Contract, found bool, err error) {
 // readContractAt reads a contract file; found is false when there is none,
 // or it is not the hook's (err is then a damagedContract).
 func readContractAt(path string) (c Contract, found bool, err error) {
-	data, err := regular.Read(path, state.MaxSize)
+	data, err := file.Read(path, state.MaxSize)
 	switch {
 	case absent(err):
 		return c, false, nil
-	case errors.Is(err, regular.ErrNotRegular):
+	case errors.Is(err, file.ErrNotRegular):
 		return c, false, damagedContract{path, contractNotRegular}
 	case err != nil:
 		return c, false, fmt.Errorf(contractUnreadable, path, err)
@@ -286,7 +286,7 @@ func writeContract(path string, c Contract) error {
 	for _, name := range c.Criteria {
 		data = append(strconv.AppendQuote(data, name), '\n')
 	}
-	if err := writeFileAtomic(path, data, 0o600, false); err != nil {
+	if err := file.WriteUnsynced(path, data, 0o600); err != nil {
 		return fmt.Errorf(memoryNoWrite, err)
 	}
 	return nil

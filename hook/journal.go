@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
+	"errors"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // JournalFile is the journal's name in the memory directory.
@@ -51,18 +51,8 @@ func (j Journal) Append(e Entry) error {
 	}
 	line := e.appendJSON(nil)
 	path := filepath.Join(j.Dir, JournalFile)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|regular.Nonblock, 0o600)
-	if err != nil {
-		return err
-	}
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return regular.ErrNotRegular
-	}
-	_, err = f.Write(append(line, '\n'))
-	f.Close()
-	if err == nil && fi.Size()+int64(len(line)) > maxJournal {
+	size, err := file.Append(path, append(line, '\n'), 0o600)
+	if err == nil && size+int64(len(line)) > maxJournal {
 		err = j.trim(path)
 	}
 	return err
@@ -117,7 +107,11 @@ func (e Entry) appendJSON(b []byte) []byte {
 
 // trim keeps the newer half of the journal's lines.
 func (j Journal) trim(path string) error {
-	data, err := readCapped(path, 2*maxJournal)
+	data, err := file.Read(path, 2*maxJournal)
+	if errors.Is(err, file.ErrTooLarge) {
+		// Twice its cap: not grown by the hook alone; it starts afresh.
+		return file.WriteUnsynced(path, nil, 0o600)
+	}
 	if err != nil {
 		return err
 	}
@@ -128,14 +122,14 @@ func (j Journal) trim(path string) error {
 	if i := bytes.IndexByte(data[cut:], '\n'); i >= 0 {
 		cut += i + 1
 	}
-	return writeFileAtomic(path, data[cut:], 0o600, false)
+	return file.WriteUnsynced(path, data[cut:], 0o600)
 }
 
 // Read returns the journal's entries, oldest first, for the session ("" for
 // every session); lines that do not read are passed over.
 func (j Journal) Read(session string) ([]Entry, error) {
-	data, err := readCapped(filepath.Join(j.Dir, JournalFile), 2*maxJournal)
-	if os.IsNotExist(err) {
+	data, err := file.Read(filepath.Join(j.Dir, JournalFile), 2*maxJournal)
+	if file.Absent(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -151,19 +145,4 @@ func (j Journal) Read(session string) ([]Entry, error) {
 		}
 	}
 	return out, nil
-}
-
-// readCapped reads a regular file of at most max bytes.
-func readCapped(path string, max int64) ([]byte, error) {
-	f, fi, err := regular.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data := make([]byte, min(fi.Size(), max))
-	n, err := f.Read(data)
-	if n == len(data) {
-		err = nil
-	}
-	return data[:n], err
 }

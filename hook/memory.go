@@ -16,8 +16,8 @@ import (
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -164,7 +164,7 @@ func (s Store) beside(dir string) bool { return dir != s.Cache }
 
 // file is the session's memory file in dir; ids that are not plain names
 // are hashed so that no session id can name a path outside the store.
-func file(dir, session string) string {
+func sessionFile(dir, session string) string {
 	name := session
 	switch {
 	case session == "":
@@ -176,13 +176,13 @@ func file(dir, session string) string {
 }
 
 // file is the session's memory file where the hook keeps it first.
-func (s Store) file(session string) string { return file(s.Dir, session) }
+func (s Store) file(session string) string { return sessionFile(s.Dir, session) }
 
 // Read returns the session's memory without locking, for a person's look;
 // ok is false when there is none or it cannot be read.
 func (s Store) Read(session string) (m Memory, ok bool, err error) {
 	for _, dir := range s.dirs() {
-		if m, ok, err = readMemory(file(dir, session)); ok || err != nil {
+		if m, ok, err = readMemory(sessionFile(dir, session)); ok || err != nil {
 			return m, ok, err
 		}
 	}
@@ -192,13 +192,13 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 // readMemory reads one memory file. It opens only a regular file, without
 // blocking on a named pipe, and reads at most maxMemory bytes of it.
 func readMemory(path string) (m Memory, ok bool, err error) {
-	data, err := regular.Read(path, maxMemory)
+	data, err := file.Read(path, maxMemory)
 	switch {
 	case absent(err):
 		return m, false, nil
-	case errors.Is(err, regular.ErrNotRegular):
+	case errors.Is(err, file.ErrNotRegular):
 		return m, false, fmt.Errorf(memoryNotRegular, path)
-	case errors.Is(err, regular.ErrTooLarge):
+	case errors.Is(err, file.ErrTooLarge):
 		return m, false, fmt.Errorf(memoryTooLarge, path, maxMemory>>10)
 	case err != nil:
 		return m, false, fmt.Errorf(memoryUnreadable, err)
@@ -258,7 +258,7 @@ func (s Store) updateIn(dir, session string, next func(prev Memory, ok bool) Mem
 	if err := s.ensureDir(dir); err != nil {
 		return nil, err
 	}
-	path := file(dir, session)
+	path := sessionFile(dir, session)
 	unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
 	if err != nil {
 		return nil, fmt.Errorf(memoryNoLock, err)
@@ -305,7 +305,7 @@ func writeAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, append(data, '\n'), 0o600, false); err != nil {
+	if err := file.WriteUnsynced(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf(memoryNoWrite, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"github.com/loophook/loophook/internal/file"
 	"os"
 	"strings"
 	"testing"
@@ -49,8 +50,8 @@ func TestPanicHoldingTheMemoryLock(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	defer func(w func(*os.File, []byte) (int, error)) { writeTemp = w }(writeTemp)
-	writeTemp = func(f *os.File, data []byte) (int, error) {
+	defer func(w func(*os.File, []byte) (int, error)) { file.WriteTemp = w }(file.WriteTemp)
+	file.WriteTemp = func(f *os.File, data []byte) (int, error) {
 		f.Write(data[:len(data)/2])
 		panic("disk on fire")
 	}
@@ -60,7 +61,7 @@ func TestPanicHoldingTheMemoryLock(t *testing.T) {
 		t.Fatalf("memory changed by a write that panicked: %q, was %q", now, good)
 	}
 
-	writeTemp = (*os.File).Write
+	file.WriteTemp = (*os.File).Write
 	out, errOut = stop()
 	if errOut != "" || !strings.HasPrefix(out, `{"ok":false,"reason":"iteration 1 of 10: 1 of 1 criterion unmet`) {
 		t.Fatalf("after the panic: stdout %q, stderr %q", out, errOut)

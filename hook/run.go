@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/usage"
+	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -408,14 +408,14 @@ func (o Options) find(in Input) state.Found {
 func (o Options) Configured() error {
 	if o.StatePath != "" {
 		if _, err := os.Lstat(o.StatePath); err != nil {
-			return fmt.Errorf(configNoState, o.StatePath, regular.PathCause(err))
+			return fmt.Errorf(configNoState, o.StatePath, file.PathCause(err))
 		}
 	}
 	if o.Dir != "" {
 		fi, err := os.Stat(o.Dir)
 		switch {
 		case err != nil:
-			return fmt.Errorf(configNoDir, o.Dir, regular.PathCause(err))
+			return fmt.Errorf(configNoDir, o.Dir, file.PathCause(err))
 		case !fi.IsDir():
 			return fmt.Errorf(configDirNotDir, o.Dir)
 		}

@@ -41,7 +41,7 @@ func (s Store) LatestSession() (session string, ok bool, err error) {
 	if newest == "" {
 		return "", false, nil
 	}
-	if newest == filepath.Base(file("", "")) {
+	if newest == filepath.Base(sessionFile("", "")) {
 		return "", true, nil
 	}
 	return strings.TrimSuffix(newest, ".json"), true, nil

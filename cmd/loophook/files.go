@@ -1,6 +1,6 @@
 package main
 
-import "github.com/loophook/loophook/hook"
+import "github.com/loophook/loophook/internal/file"
 
-// shown names a file for a person (hook.Shown).
-var shown = hook.Shown
+// shown names a file for a person (file.Shown).
+var shown = file.Shown

@@ -3,6 +3,7 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/loophook/loophook/internal/file"
 	"hash/fnv"
 	"os"
 	"path/filepath"
@@ -56,10 +57,7 @@ func (c cache) read() results {
 		return rs
 	}
 	path := filepath.Join(c.dir, resultsFile)
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxResults {
-		return rs
-	}
-	data, err := os.ReadFile(path)
+	data, err := file.Read(path, maxResults)
 	if err == nil && json.Unmarshal(data, &rs) != nil {
 		return results{}
 	}
@@ -92,7 +90,7 @@ func (c cache) keep(r Result) Result {
 	if r.dropped > 0 {
 		data = append([]byte(fmt.Sprintf(outputDropped+"\n", r.dropped)), data...)
 	}
-	if writeAtomic(out, data) == nil {
+	if file.Write(out, data, 0o600) == nil {
 		r.Output = out
 	}
 	if r.Cut {
@@ -106,7 +104,7 @@ func (c cache) keep(r Result) Result {
 	rs := c.read()
 	rs[key(r.Run)] = r
 	if data, err := json.MarshalIndent(rs, "", "  "); err == nil {
-		writeAtomic(filepath.Join(c.dir, resultsFile), data)
+		file.Write(filepath.Join(c.dir, resultsFile), data, 0o600)
 	}
 	return r
 }
@@ -123,24 +121,6 @@ func Last(top string, cs []config.Check) []Result {
 		}
 	}
 	return out
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }
 
 // Age is how long ago a result was taken, for a person.

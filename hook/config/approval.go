@@ -2,8 +2,8 @@ package config
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/loophook/loophook/internal/file"
 	"hash/fnv"
 	"os"
 	"path/filepath"
@@ -39,20 +39,20 @@ func approvalFile(path string) (string, error) {
 // readApproval reads the approval of the file at path; nil when there is
 // none.
 func readApproval(path string) (*Approval, error) {
-	file, err := approvalFile(path)
+	at, err := approvalFile(path)
 	if err != nil {
 		return nil, err
 	}
-	data, ok, err := readFile(file)
+	data, ok, err := readFile(at)
 	switch {
 	case !ok:
 		return nil, nil
 	case err != nil:
-		return nil, fmt.Errorf(problemApprovalUnreadable, file, err)
+		return nil, fmt.Errorf(problemApprovalUnreadable, at, err)
 	}
 	var a Approval
 	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf(problemApprovalDamaged, file)
+		return nil, fmt.Errorf(problemApprovalDamaged, at)
 	}
 	if a.Path != path {
 		return nil, nil // another file's, whose path hashes alike
@@ -63,30 +63,18 @@ func readApproval(path string) (*Approval, error) {
 // writeApproval keeps a, atomically: a reader sees the old approval or the
 // new one.
 func writeApproval(a Approval) error {
-	file, err := approvalFile(a.Path)
+	at, err := approvalFile(a.Path)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(at), 0o700); err != nil {
 		return fmt.Errorf(problemApprovalWrite, err)
 	}
 	data, err := json.MarshalIndent(a, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp*")
-	if err != nil {
-		return fmt.Errorf(problemApprovalWrite, err)
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf(problemApprovalWrite, err)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		os.Remove(tmp.Name())
+	if err := file.Write(at, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf(problemApprovalWrite, err)
 	}
 	return nil

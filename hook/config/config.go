@@ -10,11 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
+	"github.com/loophook/loophook/internal/file"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/tailscale/hujson"
@@ -28,8 +26,8 @@ const File = ".loophook.json"
 // DefaultTimeout is a check's timeout when it sets none.
 const DefaultTimeout = 5 * time.Minute
 
-// maxFile caps the file read: a person's config is a few hundred bytes.
-const maxFile = 1 << 20
+// MaxFile caps the file read: a person's config is a few hundred bytes.
+const MaxFile = 1 << 20
 
 // Check is one command loophook runs before a loop may end.
 type Check struct {
@@ -124,27 +122,17 @@ func Top(start string) string {
 	}
 }
 
-// readFile reads the file at path within maxFile; ok is false when there
-// is none. It refuses what is not a regular file.
+// readFile reads the file at path within MaxFile; ok is false when there
+// is none. It refuses what is not a regular file, without blocking on one.
 func readFile(path string) (data []byte, ok bool, err error) {
-	// Stat before the open, so that a named pipe put there is never opened.
-	fi, err := os.Stat(path)
+	data, err = file.Read(path, MaxFile)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+	case file.Absent(err):
 		return nil, false, nil
-	case err != nil:
-		return nil, true, err
-	case !fi.Mode().IsRegular():
+	case errors.Is(err, file.ErrNotRegular):
 		return nil, true, errors.New(problemNotRegular)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, true, err
-	}
-	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err == nil && len(data) > maxFile {
-		err = fmt.Errorf(problemTooLarge, maxFile>>10)
+	case errors.Is(err, file.ErrTooLarge):
+		return nil, true, fmt.Errorf(problemTooLarge, MaxFile>>10)
 	}
 	return data, true, err
 }

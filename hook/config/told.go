@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/loophook/loophook/internal/file"
 	"hash/fnv"
 	"os"
 	"path/filepath"
@@ -39,11 +40,11 @@ func (f InForce) FirstTelling(session string) bool {
 	}
 	h := fnv.New64a()
 	h.Write([]byte(f.Path))
-	file := filepath.Join(root, dirName, "told", fmt.Sprintf("%016x.json", h.Sum64()))
-	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {
+	at := filepath.Join(root, dirName, "told", fmt.Sprintf("%016x.json", h.Sum64()))
+	if os.MkdirAll(filepath.Dir(at), 0o700) != nil {
 		return true
 	}
-	unlock, err := lockedfile.MutexAt(file + ".lock").Lock()
+	unlock, err := lockedfile.MutexAt(at + ".lock").Lock()
 	if err != nil {
 		return true
 	}
@@ -52,7 +53,7 @@ func (f InForce) FirstTelling(session string) bool {
 	h.Write([]byte(text))
 	sum := fmt.Sprintf("%016x", h.Sum64())
 	var t told
-	if data, ok, err := readFile(file); ok && err == nil {
+	if data, ok, err := readFile(at); ok && err == nil {
 		json.Unmarshal(data, &t)
 	}
 	i := slices.IndexFunc(t.Sessions, func(s toldSession) bool { return s.ID == session })
@@ -66,10 +67,8 @@ func (f InForce) FirstTelling(session string) bool {
 	t.Sessions = t.Sessions[max(0, len(t.Sessions)-keepTold):]
 	data, err := json.Marshal(t)
 	if err == nil {
-		tmp := file + ".tmp"
-		if os.WriteFile(tmp, data, 0o600) == nil {
-			os.Rename(tmp, file)
-		}
+		// Lost in a crash, it only tells once more.
+		file.WriteUnsynced(at, data, 0o600)
 	}
 	return true
 }

@@ -1,7 +1,7 @@
 package install
 
 import (
-	"os"
+	"github.com/loophook/loophook/internal/file"
 	"path/filepath"
 
 	"github.com/loophook/loophook/hook/config"
@@ -16,7 +16,7 @@ func tokensUnrecorded(h host.Host, wd string) string {
 		return ""
 	}
 	path := filepath.Join(config.Top(wd), config.File)
-	data, err := os.ReadFile(path)
+	data, err := file.Read(path, config.MaxFile)
 	if err != nil {
 		return ""
 	}

@@ -6,8 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/loophook/loophook/hook"
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // maxFile is the largest host file install reads.
@@ -34,12 +33,12 @@ func readFile(path, command string) (target string, data []byte, err error) {
 			return "", nil, errRead(shown(path), err)
 		}
 	}
-	data, err = regular.Read(target, maxFile)
-	var odd *regular.NotRegular
+	data, err = file.Read(target, maxFile)
+	var odd *file.NotRegular
 	switch {
 	case errors.As(err, &odd):
 		return "", nil, errNotRegular(shown(path), odd.Mode, command)
-	case errors.Is(err, regular.ErrTooLarge):
+	case errors.Is(err, file.ErrTooLarge):
 		return "", nil, errRead(shown(path), errLarger(maxFile))
 	case err != nil:
 		return "", nil, errRead(shown(path), err)
@@ -53,13 +52,13 @@ func readFile(path, command string) (target string, data []byte, err error) {
 // live anywhere.
 func writeFile(target string, data []byte) error {
 	dirPath, name := filepath.Dir(target), filepath.Base(target)
-	undo, err := hook.MakeDirs(dirPath)
+	undo, err := file.MakeDirs(dirPath)
 	if err != nil {
 		return err
 	}
 	dir, err := os.OpenRoot(dirPath)
 	if err == nil {
-		err = writeIn(dir, name, data, hook.KeptPerm(dir, name, 0o644))
+		err = writeIn(dir, name, data, file.KeptPerm(dir, name, 0o644))
 		dir.Close()
 	}
 	if err != nil {
@@ -68,5 +67,5 @@ func writeFile(target string, data []byte) error {
 	return err
 }
 
-// writeIn is hook.WriteIn; tests replace it to fail half-way.
-var writeIn = hook.WriteIn
+// writeIn is file.WriteIn; tests replace it to fail half-way.
+var writeIn = file.WriteIn

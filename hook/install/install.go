@@ -7,13 +7,13 @@ package install
 import (
 	"bytes"
 	"errors"
+	"github.com/loophook/loophook/internal/file"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
 	"github.com/loophook/loophook/hook/refusal"
@@ -366,5 +366,5 @@ func binary() (string, error) {
 // refuse is an error a person can act on: what is wrong, and what to do.
 var refuse = refusal.New
 
-// shown names a file for a person (hook.Shown).
-var shown = hook.Shown
+// shown names a file for a person (file.Shown).
+var shown = file.Shown

@@ -8,7 +8,7 @@ import (
 
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // pluginName is the name .claude-plugin/plugin.json gives the loophook
@@ -39,7 +39,7 @@ const pluginName = "loophook"
 func PluginEnabled(settingsFiles ...string) (where string, ok bool) {
 	decided := map[string]string{} // plugin id -> the file that enabled it, "" when disabled
 	for _, f := range settingsFiles {
-		b, err := regular.Read(f, maxFile) // never a named pipe: it would block
+		b, err := file.Read(f, maxFile) // never a named pipe: it would block
 		if err != nil || !bytes.Contains(b, []byte(pluginName+"@")) {
 			continue
 		}
@@ -134,7 +134,7 @@ func Registered(h host.Host, command string) (where string, ok bool) {
 		dir, _ = os.Getwd()
 	}
 	for _, f := range pluginFiles(h, projectDir(h, dir)) {
-		b, err := regular.Read(f, maxFile)
+		b, err := file.Read(f, maxFile)
 		if err != nil || !bytes.Contains(b, []byte("loophook")) {
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook/host"
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // Every sentence of this package a person reads: the changes an install
@@ -142,11 +142,11 @@ func errCannotChange(path string, err error, command string) error {
 }
 
 func errRead(name string, err error) error {
-	return refuse("", "read %s: %v", name, regular.PathCause(err))
+	return refuse("", "read %s: %v", name, file.PathCause(err))
 }
 
 func errWrite(name string, err error) error {
-	return refuse("", "write %s: %v", name, regular.PathCause(err))
+	return refuse("", "write %s: %v", name, file.PathCause(err))
 }
 
 func errLarger(limit int64) error {
@@ -208,5 +208,5 @@ func errTrustEdit(path, hint string, err error) error {
 
 func errTrustWrite(trust, hooks, title, hint string, err error) error {
 	return refuse(hint+", or run loophook install again",
-		"write %s: %v; the hooks are in %s, but %s skips them until they are trusted", trust, regular.PathCause(err), hooks, strings.Fields(title)[0])
+		"write %s: %v; the hooks are in %s, but %s skips them until they are trusted", trust, file.PathCause(err), hooks, strings.Fields(title)[0])
 }

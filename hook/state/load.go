@@ -3,10 +3,9 @@ package state
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -40,29 +39,25 @@ func Load(f Found) *Loaded {
 // ReadFile reads a state file within the size cap, refusing what is not
 // a regular file; its errors say what is wrong with the file.
 func ReadFile(path string) ([]byte, error) {
-	f, fi, err := regular.Open(path)
+	data, err := file.Read(path, MaxSize)
+	var odd *file.NotRegular
 	switch {
-	case errors.Is(err, regular.ErrNotRegular) && fi.IsDir():
+	case errors.As(err, &odd) && odd.Mode.IsDir():
 		return nil, errors.New(problemDirectory)
-	case errors.Is(err, regular.ErrNotRegular):
+	case errors.As(err, &odd):
 		return nil, errors.New(problemNotRegular)
-	case err != nil:
-		return nil, openError(err)
-	}
-	defer f.Close()
-	if fi.Size() > MaxSize {
+	case errors.Is(err, file.ErrTooLarge):
 		return nil, fmt.Errorf(problemTooLarge, MaxSize>>20)
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		return nil, openError(err)
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Op == "open" {
+			return nil, openError(err)
+		}
+		return nil, fmt.Errorf(problemUnreadable, file.PathCause(err))
 	}
-	// One read of the size Stat gave, and one more byte to see it has not grown.
-	data := make([]byte, fi.Size()+1)
-	n, err := io.ReadFull(f, data)
-	switch {
-	case err == nil:
-		return nil, errors.New(problemChanged) // it grew
-	case err != io.ErrUnexpectedEOF && err != io.EOF:
-		return nil, fmt.Errorf(problemUnreadable, regular.PathCause(err))
-	}
-	return data[:n], nil
+	return data, nil
 }
 
 func openError(err error) error {
@@ -72,5 +67,5 @@ func openError(err error) error {
 	case errors.Is(err, fs.ErrPermission):
 		return errors.New(problemPermission)
 	}
-	return fmt.Errorf(problemUnopenable, regular.PathCause(err))
+	return fmt.Errorf(problemUnopenable, file.PathCause(err))
 }

@@ -7,7 +7,6 @@ const (
 	problemDirectory  = "the file is a directory"
 	problemNotRegular = "the file is not a regular file"
 	problemTooLarge   = "the file is larger than %d MiB"
-	problemChanged    = "the file changed while it was read"
 	problemUnreadable = "the file cannot be read: %v"
 	problemMissing    = "the file does not exist (or is a broken link)"
 	problemPermission = "the file cannot be read: permission denied"

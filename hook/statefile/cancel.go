@@ -10,9 +10,8 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/loophook/loophook/hook"
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -48,7 +47,7 @@ func Cancel(path string, now time.Time) (Cancelled, error) {
 	}
 	defer dir.Close()
 	if fi, err := dir.Lstat(name); err != nil {
-		return Cancelled{}, errNothingToCancel(shown(path), regular.PathCause(err))
+		return Cancelled{}, errNothingToCancel(shown(path), file.PathCause(err))
 	} else if fi.Mode()&fs.ModeSymlink != 0 {
 		return Cancelled{}, errLink(shown(path), cancelLinkHint(shown(path), pointsToFile))
 	}
@@ -66,18 +65,18 @@ func Cancel(path string, now time.Time) (Cancelled, error) {
 	if why != "" {
 		aside, err := brokenName(dir, name, now)
 		if err == nil {
-			err = dir.Rename(name, aside)
+			err = file.Rename(dir, name, aside)
 		}
 		if err != nil {
-			return Cancelled{}, errMoveAside(shown(path), regular.PathCause(err))
+			return Cancelled{}, errMoveAside(shown(path), file.PathCause(err))
 		}
-		hook.SyncDir(dir)
+		file.SyncDir(dir)
 		return Cancelled{Path: path, Aside: filepath.Join(dirPath, aside), Why: why}, nil
 	}
 	if bytes.Equal(out, data) {
 		return Cancelled{Path: path}, nil
 	}
-	if err := writeIn(dir, name, out, hook.KeptPerm(dir, name, 0o644)); err != nil {
+	if err := writeIn(dir, name, out, file.KeptPerm(dir, name, 0o644)); err != nil {
 		return Cancelled{}, errWrite(shown(path), err)
 	}
 	var text string

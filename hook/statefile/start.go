@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/loophook/loophook/internal/file"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,7 +167,7 @@ func startLoop(path string, state []byte, force bool) error {
 	if _, err := os.Lstat(path); err == nil && !force {
 		return errStateExists(shown(path))
 	}
-	undo, err := hook.MakeDirs(loopPath)
+	undo, err := file.MakeDirs(loopPath)
 	if err != nil {
 		return errCreate(shown(loopPath), err)
 	}
@@ -195,7 +196,7 @@ func startLoop(path string, state []byte, force bool) error {
 		}
 		wroteIgnore = true
 	}
-	if err := writeIn(loop, name, state, hook.KeptPerm(loop, name, 0o644)); err != nil {
+	if err := writeIn(loop, name, state, file.KeptPerm(loop, name, 0o644)); err != nil {
 		return abandon(errWrite(shown(path), err))
 	}
 	return nil

@@ -2,6 +2,7 @@ package statefile
 
 import (
 	"errors"
+	"github.com/loophook/loophook/internal/file"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,7 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 		if calls++; calls == 2 {
 			return errors.New("disk full")
 		}
-		return hook.WriteIn(dir, name, data, perm)
+		return file.WriteIn(dir, name, data, perm)
 	}
 	project := t.TempDir()
 	if err := startLoop(filepath.Join(project, ".loop", "state.json"), []byte("{}\n"), false); err == nil {

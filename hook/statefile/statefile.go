@@ -3,7 +3,7 @@
 // cancel's end of one (Cancel, End), accept's contract (Accept) and
 // validate's check (Check). Each returns what it did, and says it in words
 // the command line prints; none prints. Start and Cancel write through
-// hook.WriteIn and never through a symbolic link.
+// file.WriteIn and never through a symbolic link.
 package statefile
 
 import (
@@ -13,19 +13,18 @@ import (
 	"os"
 	"time"
 
-	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/refusal"
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // refuse is an error a person can act on: what is wrong, and what to do.
 var refuse = refusal.New
 
-// writeIn is hook.WriteIn; tests replace it to fail half-way.
-var writeIn = hook.WriteIn
+// writeIn is file.WriteIn; tests replace it to fail half-way.
+var writeIn = file.WriteIn
 
-// shown names a file for a person (hook.Shown).
-var shown = hook.Shown
+// shown names a file for a person (file.Shown).
+var shown = file.Shown
 
 // A linkHint says what to do about the link name, which points to what.
 type linkHint func(name, what string) string
@@ -88,5 +87,5 @@ func errOpen(name string, err error) error {
 	if errors.As(err, &r) {
 		return err
 	}
-	return refuse("", "open %s: %v", name, regular.PathCause(err))
+	return refuse("", "open %s: %v", name, file.PathCause(err))
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // Every sentence of this package a person reads.
@@ -26,11 +26,11 @@ const (
 )
 
 func errCreate(name string, err error) error {
-	return refuse("", "create %s: %v", name, regular.PathCause(err))
+	return refuse("", "create %s: %v", name, file.PathCause(err))
 }
 
 func errWrite(name string, err error) error {
-	return refuse("", "write %s: %v", name, regular.PathCause(err))
+	return refuse("", "write %s: %v", name, file.PathCause(err))
 }
 
 func errLink(name, hint string) error {

@@ -10,8 +10,8 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/refusal"
-	"github.com/loophook/loophook/hook/regular"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // Look is status's report of the loop found, as session sees it: the
@@ -45,7 +45,7 @@ func Replay(name string, stdin io.Reader, h hook.Wire) (hook.Input, error) {
 		data, err = os.ReadFile(name)
 	}
 	if err != nil {
-		return hook.Input{}, refusal.New(hintInput, errReadInput, name, regular.PathCause(err))
+		return hook.Input{}, refusal.New(hintInput, errReadInput, name, file.PathCause(err))
 	}
 	in, err := h.ReadInput(bytes.NewReader(data))
 	if err != nil {

@@ -2,6 +2,7 @@ package status
 
 import (
 	"fmt"
+	"github.com/loophook/loophook/internal/file"
 	"io"
 	"strconv"
 	"strings"
@@ -340,5 +341,5 @@ func number(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// shown names a file for a person (hook.Shown).
-var shown = hook.Shown
+// shown names a file for a person (file.Shown).
+var shown = file.Shown

@@ -12,7 +12,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/loophook/loophook/hook/regular"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // Transcript tail limits: blocks read backwards from the end, and how far
@@ -39,12 +39,12 @@ func LastText(path string, parse func() LineParser) (string, error) {
 	if path == "" {
 		return "", errors.New(transcriptNone)
 	}
-	f, fi, err := regular.Open(path)
+	f, fi, err := file.Open(path)
 	switch {
-	case errors.Is(err, regular.ErrNotRegular):
+	case errors.Is(err, file.ErrNotRegular):
 		return "", errors.New(transcriptNotRegular)
 	case err != nil:
-		return "", fmt.Errorf(transcriptError, regular.PathCause(err))
+		return "", fmt.Errorf(transcriptError, file.PathCause(err))
 	}
 	defer f.Close()
 	return scanBack(f, fi.Size(), parse())
@@ -64,7 +64,7 @@ func scanBack(r io.ReaderAt, size int64, parse LineParser) (string, error) {
 		pos -= n
 		block = buf[:n]
 		if _, err := r.ReadAt(block, pos); err != nil && err != io.EOF {
-			return "", fmt.Errorf(transcriptError, regular.PathCause(err))
+			return "", fmt.Errorf(transcriptError, file.PathCause(err))
 		}
 		for scan := block; ; {
 			i := bytes.LastIndexByte(scan, '\n')

@@ -1,7 +1,4 @@
-// Package regular opens and reads the files the hook does not trust: only a
-// regular file, opened without blocking so that a named pipe swapped in
-// after a look cannot hold the turn, and never more of it than a limit.
-package regular
+package file
 
 import (
 	"errors"
@@ -29,7 +26,7 @@ var ErrTooLarge = errors.New("too large")
 // hold the turn, and checks the file it has, not the name. For a path that
 // is not a regular file it returns the FileInfo too, with a *NotRegular.
 func Open(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|Nonblock, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,18 +42,20 @@ func Open(path string) (*os.File, os.FileInfo, error) {
 	return f, fi, nil
 }
 
-// Read reads a regular file of at most limit bytes: only a regular file
-// (Open), and never more than limit bytes of it; a larger one is
-// ErrTooLarge.
+// Read reads a regular file of at most limit bytes (Open), to its end: a
+// larger one is ErrTooLarge, and is not read when its size says so.
 func Read(path string, limit int64) ([]byte, error) {
 	f, fi, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi.Size() > limit {
+		return nil, ErrTooLarge
+	}
 	// Sized by Stat, so that a large file is read without growing copies;
-	// one byte more shows it past its limit, or grown since.
-	data := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
+	// one byte more shows it grown past its limit since.
+	data := make([]byte, 0, max(fi.Size(), 0)+1)
 	r := io.LimitReader(f, limit+1)
 	for {
 		if len(data) == cap(data) {
@@ -77,12 +76,21 @@ func Read(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// PathCause is what went wrong with a path, without the path again: for a
-// message that names the file already.
-func PathCause(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+// Append appends data to the regular file at path, creating it with perm,
+// without blocking on a named pipe; size is the file's size before.
+func Append(path string, data []byte, perm fs.FileMode) (size int64, err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|nonblock, perm)
+	if err != nil {
+		return 0, err
 	}
-	return err
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return 0, &NotRegular{fi.Mode()}
+	}
+	_, err = f.Write(data)
+	return fi.Size(), err
 }

@@ -1,4 +1,4 @@
-package regular
+package file
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package hook
+package file
 
 import (
 	"os"
@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-func TestWriteFileAtomic(t *testing.T) {
+func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
-	if err := WriteFileAtomic(path, []byte("one"), 0o600); err != nil {
+	if err := Write(path, []byte("one"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(path, []byte("two"), 0o644); err != nil {
+	if err := Write(path, []byte("two"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -27,7 +27,7 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("%d entries in the directory, want 1: no temporary file left", len(entries))
 	}
 	// A directory that cannot be written: an error, and nothing left behind.
-	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x.json"), nil, 0o644); err == nil {
+	if err := Write(filepath.Join(dir, "missing", "x.json"), nil, 0o644); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}
 }

@@ -1,4 +1,4 @@
-package hook
+package file
 
 import (
 	"cmp"
@@ -9,9 +9,6 @@ import (
 	"os"
 	"path/filepath"
 )
-
-// The one atomic writer: the hook's memory and every person's command
-// write through it.
 
 // WriteIn writes data to name in dir atomically: a temporary file beside
 // it, synced, renamed over name, and the directory synced, so that a reader
@@ -25,14 +22,18 @@ func WriteIn(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
 	return writeIn(dir, name, data, perm, true)
 }
 
-// WriteFileAtomic is WriteIn of path's directory and name.
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	return writeFileAtomic(path, data, perm, true)
+// Write is WriteIn of path's directory and name.
+func Write(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, true)
 }
 
-// writeFileAtomic is WriteFileAtomic; the hook's memory skips the syncs,
-// because it is written on every stop and a lost write only resets a count.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode, sync bool) error {
+// WriteUnsynced is Write without the syncs, for the hook's memory: it is
+// written at every stop, and a write lost in a crash only resets a count.
+func WriteUnsynced(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm fs.FileMode, sync bool) error {
 	dir, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return err
@@ -55,7 +56,7 @@ func writeIn(dir *os.Root, name string, data []byte, perm fs.FileMode, sync bool
 	if err != nil {
 		return err
 	}
-	_, werr := writeTemp(f, data)
+	_, werr := WriteTemp(f, data)
 	perr := f.Chmod(perm)
 	var serr error
 	if sync {
@@ -65,7 +66,7 @@ func writeIn(dir *os.Root, name string, data []byte, perm fs.FileMode, sync bool
 		dir.Remove(tmp)
 		return err
 	}
-	if err := dir.Rename(tmp, name); err != nil {
+	if err := Rename(dir, tmp, name); err != nil {
 		dir.Remove(tmp)
 		return err
 	}
@@ -75,9 +76,16 @@ func writeIn(dir *os.Root, name string, data []byte, perm fs.FileMode, sync bool
 	return nil
 }
 
-// writeTemp writes the temporary file; tests replace it to fail, panic or
+// WriteTemp writes the temporary file; tests replace it to fail, panic or
 // die half-way through.
-var writeTemp = (*os.File).Write
+var WriteTemp = (*os.File).Write
+
+// Rename renames old to new in dir: the one rename of the product. Where
+// Windows refuses it for a moment because another process holds either
+// file open (a reader, a virus scanner), it is tried again for a while.
+func Rename(dir *os.Root, old, new string) error {
+	return retry(func() error { return dir.Rename(old, new) })
+}
 
 // SyncDir makes a rename in dir last; where a directory cannot be synced
 // (Windows), the rename is as durable as the system makes it.
@@ -94,29 +102,4 @@ func KeptPerm(dir *os.Root, name string, perm fs.FileMode) fs.FileMode {
 		return fi.Mode().Perm()
 	}
 	return perm
-}
-
-// MakeDirs creates dir and the directories above it that are missing, and
-// returns a function that removes what it created, should what was to go in
-// it fail.
-func MakeDirs(dir string) (undo func(), err error) {
-	var created []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) || filepath.Dir(d) == d {
-			break
-		}
-		created = append(created, d)
-	}
-	undo = func() {
-		for _, d := range created {
-			os.Remove(d) // only while empty
-		}
-	}
-	for i := len(created) - 1; i >= 0; i-- {
-		if err := os.Mkdir(created[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			undo()
-			return func() {}, err
-		}
-	}
-	return undo, nil
 }

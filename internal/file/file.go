@@ -1,0 +1,81 @@
+// Package file is loophook's one way to write a file and its one way to
+// read a file it does not trust, below every other package: the atomic
+// writer (a temporary file beside the target, synced, renamed into place,
+// the directory synced; a bounded retry where Windows holds a file open,
+// as cmd/go's robustio does) and the bounded reader (a regular file only,
+// opened without blocking, never more than a limit).
+package file
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Absent reports whether err says there is no such file, or no such
+// directory for it (a file stands where one should be).
+func Absent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// PathCause is what went wrong with a path, without the path again: for a
+// message that names the file already.
+func PathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// MakeDirs creates dir and the directories above it that are missing, and
+// returns a function that removes what it created, should what was to go in
+// it fail.
+func MakeDirs(dir string) (undo func(), err error) {
+	var created []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) || filepath.Dir(d) == d {
+			break
+		}
+		created = append(created, d)
+	}
+	undo = func() {
+		for _, d := range created {
+			os.Remove(d) // only while empty
+		}
+	}
+	for i := len(created) - 1; i >= 0; i-- {
+		if err := os.Mkdir(created[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			undo()
+			return func() {}, err
+		}
+	}
+	return undo, nil
+}
+
+// Shown names a file for a person: relative to the working directory when
+// it is below it, else in full.
+func Shown(path string) string {
+	wd, _ := os.Getwd()
+	return Relative(wd, path)
+}
+
+// Relative names path relative to dir when it is below dir, else in full.
+func Relative(dir, path string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	return rel
+}
