@@ -19,7 +19,8 @@ func TestPersonOnlyEveryMarker(t *testing.T) {
 	t.Setenv("LOOPHOOK_BIN", "/opt/loophook/bin/loophook")
 	for _, h := range host.All() {
 		for _, v := range h.AgentEnv {
-			t.Setenv(v, "")
+			name, _, _ := strings.Cut(v, "=")
+			t.Setenv(name, "")
 		}
 	}
 	loophook := func(args ...string) (int, string) {
@@ -42,7 +43,12 @@ func TestPersonOnlyEveryMarker(t *testing.T) {
 	for _, h := range host.All() {
 		for _, v := range h.AgentEnv {
 			markers++
-			t.Setenv(v, "1")
+			// NAME=value: the marker only with that value (AI_AGENT=pi).
+			name, value, exact := strings.Cut(v, "=")
+			if !exact {
+				value = "1"
+			}
+			t.Setenv(name, value)
 			for _, args := range [][]string{
 				{"cancel"},
 				{"init", "--force", "--spec", "easy", "--criterion", "done"},
@@ -50,10 +56,10 @@ func TestPersonOnlyEveryMarker(t *testing.T) {
 			} {
 				code, out := loophook(args...)
 				if code != 2 || strings.Count(out, "\n") != 1 || !strings.Contains(out, "a person's act") || !strings.Contains(out, v+" is set") {
-					t.Errorf("%s=1 loophook %s: exit %d, %q; want exit 2 and one line naming %s", v, strings.Join(args, " "), code, out, v)
+					t.Errorf("%s=%s loophook %s: exit %d, %q; want exit 2 and one line naming %s", name, value, strings.Join(args, " "), code, out, v)
 				}
 			}
-			t.Setenv(v, "")
+			t.Setenv(name, "")
 		}
 	}
 	if markers < 7 {
