@@ -52,10 +52,18 @@ func (u claudeUsage) usage() Usage {
 }
 
 func parseClaude(line []byte, add func(Entry)) {
-	if e, ok := claudeFast(line); ok {
-		add(e)
-		return
+	e, has, ok := claudeFast(line)
+	if !ok {
+		e, has = claudeJSON(line)
 	}
+	if has {
+		add(e)
+	}
+}
+
+// claudeJSON is the plain reading of a line, which claudeFast must agree
+// with.
+func claudeJSON(line []byte) (Entry, bool) {
 	var l struct {
 		Type      string `json:"type"`
 		Timestamp string `json:"timestamp"`
@@ -65,9 +73,9 @@ func parseClaude(line []byte, add func(Entry)) {
 		} `json:"message"`
 	}
 	if json.Unmarshal(line, &l) != nil || l.Type != "assistant" || l.Message.Usage == nil {
-		return
+		return Entry{}, false
 	}
-	add(Entry{ID: l.Message.ID, At: at(l.Timestamp), Usage: l.Message.Usage.usage()})
+	return Entry{ID: l.Message.ID, At: at(l.Timestamp), Usage: l.Message.Usage.usage()}, true
 }
 
 // openAI is a usage in which input counts the cached tokens too, and

@@ -2,7 +2,6 @@ package usage
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -181,29 +180,71 @@ func TestDroid(t *testing.T) {
 	}
 }
 
-// The fast reading of a Claude Code line agrees with decoding it whole, or
-// leaves it to that.
-func TestClaudeFastAgrees(t *testing.T) {
-	lines := bytes.Split(sample(t, "claude.jsonl"), []byte("\n"))
-	lines = append(lines,
-		[]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","input":{"usage":{"input_tokens":999}}}],"id":"msg_x","usage":{"input_tokens":3}},"timestamp":"2026-11-23T06:00:00Z"}`),
-		[]byte(`{"message":{"id":"msg_y","content":"a \"usage\":{\"input_tokens\":7}","usage":{"input_tokens":4,"cache_creation":{"ephemeral_5m_input_tokens":1},"output_tokens":2}},"type":"assistant","timestamp":"2026-11-23T06:00:01Z"}`),
-	)
-	for _, l := range lines {
-		var full []Entry
-		var l2 struct {
-			Type      string `json:"type"`
-			Timestamp string `json:"timestamp"`
-			Message   struct {
-				ID    string       `json:"id"`
-				Usage *claudeUsage `json:"usage"`
-			} `json:"message"`
+// claudeSeeds are lines the fast reading must read as encoding/json
+// does: the hosts' own, a usage inside the content, an escaped quote
+// before "usage" in a key (issue 31), keys in another case, repeats.
+func claudeSeeds(t interface{ Fatal(...any) }) [][]byte {
+	data, err := os.ReadFile(filepath.Join("testdata", "claude.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	for _, l := range []string{
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","input":{"usage":{"input_tokens":999}}}],"id":"msg_x","usage":{"input_tokens":3}},"timestamp":"2026-11-23T06:00:00Z"}`,
+		`{"message":{"id":"msg_y","content":"a \"usage\":{\"input_tokens\":7}","usage":{"input_tokens":4,"cache_creation":{"ephemeral_5m_input_tokens":1},"output_tokens":2}},"type":"assistant","timestamp":"2026-11-23T06:00:01Z"}`,
+		`{"type":"assistant","message":{"id":"msg_z","usage":{"input_tokens":3}},"x\"usage":{"input_tokens":999},"timestamp":"2026-11-23T06:00:02Z"}`,
+		`{"type":"assistant","message":{"id":"msg_z","usage":{"input_tokens":3}},"Message":{"usage":{"input_tokens":999}}}`,
+		`{"type":"assistant","message":{"id":"msg_z","usage":{"input_tokens":3},"usage":{"output_tokens":5}}}`,
+		`{"type":"assistant","message":{"id":"msg_z","usage":{"INPUT_TOKENS":3,"output_tokens":1.0}}}`,
+		`{"type":"assistant","message":{"id":"msg_z","usage":{"input_tokens":3}},"type":"user"}`,
+		`{"type":"assistant","message":{"id":"msg_z","usage":{"input_tokens":3}}} x`,
+		`{"type":"assist\u0061nt","message":{"id":"m\u00e9","usage":null}}`,
+		`{"type":"assistant","message":{"id":"msg_z","content":"\u001b[1A","usage":{"input_tokens":-3,"output_tokens":9223372036854775808}}}`,
+	} {
+		lines = append(lines, []byte(l))
+	}
+	return lines
+}
+
+// FuzzClaudeUsage holds the fast reading of a Claude Code line to decoding
+// it with encoding/json: where it reads a line, it reads what encoding/json
+// reads; where it does not, parseClaude decodes it.
+//
+//	go test -run '^$' -fuzz FuzzClaudeUsage -fuzztime 60s ./hook/usage/
+func FuzzClaudeUsage(f *testing.F) {
+	for _, l := range claudeSeeds(f) {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		want, wantHas := claudeJSON(line)
+		e, has, ok := claudeFast(line)
+		if ok && (has != wantHas || e != want) {
+			t.Errorf("%q:\nfast %+v (%v), encoding/json %+v (%v)", line, e, has, want, wantHas)
 		}
-		if json.Unmarshal(l, &l2) == nil && l2.Type == "assistant" && l2.Message.Usage != nil {
-			full = append(full, Entry{ID: l2.Message.ID, At: at(l2.Timestamp), Usage: l2.Message.Usage.usage()})
+		var got []Entry
+		parseClaude(line, func(e Entry) { got = append(got, e) })
+		if len(got) != btoi(wantHas) || wantHas && got[0] != want {
+			t.Errorf("%q:\nparseClaude %+v, encoding/json %+v (%v)", line, got, want, wantHas)
 		}
-		if e, ok := claudeFast(l); ok && (len(full) != 1 || e != full[0]) {
-			t.Errorf("%s:\nfast %+v, whole %+v", l, e, full)
+	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// The fast reading takes Claude Code's own lines without leaving them to
+// encoding/json.
+func TestClaudeFastReads(t *testing.T) {
+	for _, l := range bytes.Split(sample(t, "claude.jsonl"), []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		if _, _, ok := claudeFast(l); !ok {
+			t.Errorf("left to encoding/json: %s", l)
 		}
 	}
 }
