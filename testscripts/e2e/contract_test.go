@@ -117,10 +117,11 @@ func TestContract(t *testing.T) {
 		checkEndMessage(t, run2, []string{"complete"})
 	})
 
-	// The agent drops a criterion and runs loophook accept through its
-	// own shell tool: refused (CLAUDECODE is set, and there is no
-	// terminal), the contract holds, and the guard ends the session.
-	t.Run("agent's own accept refused", func(t *testing.T) {
+	// The agent drops a criterion and runs loophook accept, cancel and
+	// init --force through its own shell tool: each refused (CLAUDECODE is
+	// set), the contract holds, the next stop still blocks, and the guard
+	// ends the session.
+	t.Run("agent's own accept, cancel and init refused", func(t *testing.T) {
 		t.Parallel()
 		two := acceptCriteria
 		claude, loophook := setup(t)
@@ -129,14 +130,14 @@ func TestContract(t *testing.T) {
 		turns := []turn{progress(two[0]), {
 			edit: edits(set("criteria", []string{two[0]}), set("exit_signal", true)),
 			text: "Dropped the UTF-8 criterion; accepting the change.",
-			bash: loophook + " accept",
+			bash: loophook + " accept; " + loophook + " cancel; " + loophook + " init --force --spec easy --criterion done",
 		}}
 		api := newStubAPI(t, dialectPrompt, p.statePath(), turns)
 		env := claudeEnv(p, api.URL())
 		run := logged(t, api, func() *claudeRun {
 			return runClaudeWith(t, claude, p, env, dialectPrompt, sessionID, "--allowedTools", "Bash")
 		})
-		checkAcceptRefused(t, p, api.toolResults(), "CLAUDECODE")
+		checkAcceptRefused(t, p, api.toolResults(), "CLAUDECODE", "init over the unfinished loop")
 		stops := run.hookRuns("Stop")
 		if len(stops) < 2 {
 			t.Fatalf("the Stop hook ran %d times, want the drop held", len(stops))

@@ -317,22 +317,24 @@ func checkResumeContext(t *testing.T, rec *hookRecorder, n int, got string) {
 	}
 }
 
-// acceptLoop is the escape through the shell tool (issue 22): the agent
-// meets one criterion of two, then drops the other from the state, sets
-// exit_signal and runs loophook accept with the host's shell tool. The
-// accept is refused, the dropped criterion held as removed, and, the
-// agent doing nothing more, the runaway guard ends the session.
+// acceptLoop is the escape through the shell tool (issues 22 and 30): the
+// agent meets one criterion of two, then drops the other from the state,
+// sets exit_signal and runs loophook accept, then loophook cancel, with the
+// host's shell tool. Both are refused, the dropped criterion held as
+// removed (a cancel that went through would let the next stop go), and,
+// the agent doing nothing more, the runaway guard ends the session.
 var acceptCriteria = []string{"empty input parses", "bad UTF-8 is rejected"}
 
 func acceptLoop(t *testing.T) hostLoop {
 	two := acceptCriteria
+	loophook := shellQuote(loophookBinary(t))
 	return hostLoop{
-		name:  "agent's own accept refused",
+		name:  "agent's own accept and cancel refused",
 		state: loop(two...),
 		turns: []turn{progress(two[0]), {
 			edit: edits(set("criteria", []string{two[0]}), set("exit_signal", true)),
-			text: "Dropped the UTF-8 criterion; accepting the change.",
-			bash: shellQuote(loophookBinary(t)) + " accept",
+			text: "Dropped the UTF-8 criterion; accepting the change, or else cancelling the loop.",
+			bash: loophook + " accept; " + loophook + " cancel",
 		}},
 		wantRules:   []string{"unmet", "unmet", "unmet", "unmet", "guard"},
 		wantReasons: append([][]string{{two[1]}}, repeat(3, []string{"removed from the state", two[1]})...),
@@ -340,12 +342,16 @@ func acceptLoop(t *testing.T) hostLoop {
 }
 
 // checkAcceptRefused checks what the agent's commands printed (outputs,
-// as the host sent them to the model) for loophook accept's refusal, in
-// the words that name the host's marker variable, as its shell tool set
-// it, and that the contract still holds the dropped criterion.
-func checkAcceptRefused(t *testing.T, p *project, outputs []string, marker string) {
+// as the host sent them to the model) for the refusals of loophook accept
+// and loophook cancel (and of any further acts named), in the words that
+// name the host's marker variable, as its shell tool set it, and that the
+// contract still holds the dropped criterion.
+func checkAcceptRefused(t *testing.T, p *project, outputs []string, marker string, acts ...string) {
 	t.Helper()
-	checkRefusal(t, outputs, marker)
+	logOutputs(t, outputs)
+	for _, act := range append([]string{"accept", "cancel"}, acts...) {
+		checkActRefused(t, outputs, marker, act)
+	}
 	checkContractHolds(t, p, acceptCriteria[1])
 }
 
@@ -353,12 +359,28 @@ func checkAcceptRefused(t *testing.T, p *project, outputs []string, marker strin
 // refused for marker.
 func checkRefusal(t *testing.T, outputs []string, marker string) {
 	t.Helper()
-	refused := false
+	logOutputs(t, outputs)
+	checkActRefused(t, outputs, marker, "accept")
+}
+
+func logOutputs(t *testing.T, outputs []string) {
+	t.Helper()
 	for _, out := range outputs {
 		t.Logf("the shell tool's output: %s", out)
-		refused = refused || strings.Contains(out, "accept is a person's act") && strings.Contains(out, "("+marker+" is set)")
+	}
+}
+
+// checkActRefused checks that one of outputs says the person's act (accept,
+// cancel, "init over the unfinished loop") was refused for marker.
+func checkActRefused(t *testing.T, outputs []string, marker, act string) {
+	t.Helper()
+	refused := false
+	for _, out := range outputs {
+		for line := range strings.Lines(out) {
+			refused = refused || strings.Contains(line, act) && strings.Contains(line, "is a person's act") && strings.Contains(line, "("+marker+" is set)")
+		}
 	}
 	if !refused {
-		t.Errorf("no output of the shell tool says loophook accept was refused for %s: %q", marker, outputs)
+		t.Errorf("no output of the shell tool says loophook %s was refused for %s: %q", act, marker, outputs)
 	}
 }
