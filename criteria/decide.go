@@ -170,6 +170,10 @@ type Evaluation struct {
 	// only when every other rule would let the loop end, at most once,
 	// because a check costs what its command costs.
 	Checks func() []CheckFailure
+	// FailedChecks names the approved checks that failed at the loop's
+	// last claim of completion; it is called only when the guard or the
+	// continuation limit lets a stop go, to name the work left undone.
+	FailedChecks func() []string
 }
 
 // CheckFailure is an approved check that failed at this stop.
@@ -331,7 +335,7 @@ func guard(e Evaluation, lim Limits) (Verdict, bool) {
 	if !e.StopHookActive || e.Unchanged < lim.GuardLimit {
 		return Verdict{}, false
 	}
-	return stop(RuleGuard, reasonGuard(e.Unchanged, e.Path)), true
+	return stop(RuleGuard, reasonGuard(e.Unchanged, e.Path)+workLeft(e)), true
 }
 
 func checkpoint(e Evaluation, lim Limits) (Verdict, bool) {
@@ -355,7 +359,27 @@ func continuationLimit(e Evaluation, lim Limits) (Verdict, bool) {
 	if !e.StopHookActive || lim.MaxContinuations == 0 || e.Continuations < lim.MaxContinuations {
 		return Verdict{}, false
 	}
-	return stop(RuleContinuationLimit, reasonContinuationLimit(e.Continuations, lim.MaxContinuations)), true
+	return stop(RuleContinuationLimit, reasonContinuationLimit(e.Continuations, lim.MaxContinuations)+workLeft(e)), true
+}
+
+// workLeft is what a loop let go by the guard or the continuation limit
+// leaves undone: its unmet criteria (the contract's removed ones too) and
+// the checks that failed at its last claim; "" when nothing is known to
+// be. A runaway must not read as a finish (SPEC rule 9).
+func workLeft(e Evaluation) string {
+	var missing, removed []string
+	n, total, none := 0, 0, false
+	if l := e.Loop; l != nil {
+		missing, n = l.Unmet(listable)
+		total = l.Criteria.Len()
+		removed = e.Removed
+		none = total == 0 && len(removed) == 0
+	}
+	var failed []string
+	if e.FailedChecks != nil {
+		failed = e.FailedChecks()
+	}
+	return reasonWorkLeft(missing, n, total, removed, none, failed)
 }
 
 func unmet(e Evaluation, lim Limits) (Verdict, bool) {
@@ -414,7 +438,8 @@ func checkFailed(e Evaluation, lim Limits) (Verdict, bool) {
 	if len(failed) == 0 {
 		return Verdict{}, false
 	}
-	return goOn(RuleCheckFailed, reasonCheckFailed(e.Loop, lim, failed)), true
+	// The output's lines reach the agent as lines.
+	return Verdict{OK: false, Rule: RuleCheckFailed, Reason: capLines(reasonCheckFailed(e.Loop, lim, failed))}, true
 }
 
 // exitKind is what gave a loop its exit signal.

@@ -63,6 +63,9 @@ type Loop struct {
 	// for a resumed agent, one each; hope's iteration and stuck limits
 	// are the rules' own and are not listed here.
 	Limits []string
+	// Ending are what a loop that ends as it is must name to the person
+	// (an orchestrator's rejected gates and failed sub-agents), one each.
+	Ending []string
 	// Notes are what a resumed agent is told beyond the rules' fields
 	// (on-loop's todos, an orchestrator's handoff), one line each.
 	Notes []string

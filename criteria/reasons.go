@@ -151,6 +151,26 @@ func reasonGuard(unchanged int, path string) string {
 	return fmt.Sprintf("runaway guard: %d stops in a row with no new progress in %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
 }
 
+// reasonWorkLeft names the work a runaway leaves undone, after the guard's
+// or the continuation limit's own words; "" when none is known.
+func reasonWorkLeft(missing []string, n, total int, removed []string, none bool, failed []string) string {
+	var parts []string
+	if none {
+		parts = append(parts, "it lists no criteria")
+	}
+	if n+len(removed) > 0 {
+		names := append(missing[:len(missing):len(missing)], removed...)
+		parts = append(parts, fmt.Sprintf("%s unmet: %s", ofCriteria(n+len(removed), total+len(removed)), list(names, n+len(removed), MaxReason/2)))
+	}
+	if len(failed) > 0 {
+		parts = append(parts, fmt.Sprintf("%s at the last claim of completion: %s", count(len(failed), "check failed", "checks failed"), list(failed, len(failed), MaxReason/4)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ". The loop is not done: " + strings.Join(parts, "; ")
+}
+
 func reasonCheckpoint(l *Loop, lim Limits) string {
 	_, n := l.Unmet(0)
 	return fmt.Sprintf("checkpoint at %s (%s met): the loop pauses for you after each unit of work; reply to go on", where(l, lim), ofCriteria(l.Criteria.Len()-n, l.Criteria.Len()))
@@ -231,9 +251,9 @@ func reasonCheckFailed(l *Loop, lim Limits, failed []CheckFailure) string {
 	fmt.Fprintf(&b, "%s: every criterion is met, but loophook ran the checks a person set in .loophook.json and %s failed.", where(l, lim), count(len(failed), "check", "checks"))
 	room := max(200, (MaxReason-600)/len(failed))
 	for _, f := range failed {
-		fmt.Fprintf(&b, " Check %q (%s) %s", f.Name, f.Run, f.Cause)
+		fmt.Fprintf(&b, " Check %q (%s) %s", f.Name, escapeControls(f.Run, false), escapeControls(f.Cause, false))
 		if f.Criterion != "" {
-			fmt.Fprintf(&b, "; criterion %q is unmet whatever the state says", f.Criterion)
+			fmt.Fprintf(&b, "; criterion %q is unmet whatever the state says", clip(f.Criterion))
 		}
 		tail := f.Tail
 		if len(tail) > room {
@@ -250,10 +270,14 @@ func reasonCheckFailed(l *Loop, lim Limits, failed []CheckFailure) string {
 }
 
 func reasonComplete(l *Loop, lim Limits, how exitKind) string {
-	if l.Uncounted {
-		return fmt.Sprintf("%s is complete: %s met and %s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how))
+	ending := ""
+	for _, e := range l.Ending {
+		ending += "; " + clip(e)
 	}
-	return fmt.Sprintf("loop complete at %s: %s met and %s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how))
+	if l.Uncounted {
+		return fmt.Sprintf("%s is complete: %s met and %s%s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how), ending)
+	}
+	return fmt.Sprintf("loop complete at %s: %s met and %s%s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how), ending)
 }
 
 // exitText says what gave the loop its exit signal.
@@ -362,7 +386,18 @@ func clip(s string) string {
 // step, a session id, a schema pointer), so that a reason stays one line and
 // carries no terminal escape sequence to the person who sees it.
 func capReason(s string) string {
-	s = escapeControls(s)
+	return capText(escapeControls(s, false))
+}
+
+// capLines is capReason for a reason that carries a check's output: its
+// newlines and tabs stay, so that the agent reads the lines as lines, not
+// one line with \n between them that cannot be told from the test's own
+// escapes; every other control character is escaped.
+func capLines(s string) string {
+	return capText(escapeControls(s, true))
+}
+
+func capText(s string) string {
 	if len(s) <= MaxReason {
 		return s
 	}
@@ -373,14 +408,16 @@ func capReason(s string) string {
 	return s[:cut] + "…"
 }
 
-// escapeControls writes each control character of s as Go escapes it: \n, \x1b.
-func escapeControls(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
+// escapeControls writes each control character of s as Go escapes it: \n,
+// \x1b; with lines, newlines and tabs stay as they are.
+func escapeControls(s string, lines bool) string {
+	escaped := func(r rune) bool { return unicode.IsControl(r) && !(lines && (r == '\n' || r == '\t')) }
+	if !strings.ContainsFunc(s, escaped) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if unicode.IsControl(r) {
+		if escaped(r) {
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 			continue

@@ -141,3 +141,40 @@ func TestActive(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckOutputKeepsItsLines: a failing check's output reaches the agent
+// line by line; its other control characters, and a newline anywhere else
+// in the reason, are escaped.
+func TestCheckOutputKeepsItsLines(t *testing.T) {
+	l := &Loop{ExitSignal: true, Criteria: CriteriaOf(Criterion{Name: "a", Met: true})}
+	f := CheckFailure{Name: "tests", Run: "a\nb", Cause: "exited with status 1", Tail: "FAIL\tx\n\x1b[31mred"}
+	v := Decide(Evaluation{Path: "p", Loop: l, Checks: func() []CheckFailure { return []CheckFailure{f} }}, DefaultLimits())
+	for _, want := range []string{"(a\\nb)", "lines:\nFAIL\tx\n\\x1b[31mred"} {
+		if !strings.Contains(v.Reason, want) {
+			t.Errorf("reason lacks %q: %q", want, v.Reason)
+		}
+	}
+}
+
+// TestRunawayNamesWorkLeft: the guard and the continuation limit name the
+// unmet criteria and the checks that failed at the last claim, and only
+// ask for the failed checks when one of them decides.
+func TestRunawayNamesWorkLeft(t *testing.T) {
+	asked := 0
+	failed := func() []string { asked++; return []string{"tests"} }
+	l := &Loop{Criteria: CriteriaOf(Criterion{Name: "a"}, Criterion{Name: "b", Met: true})}
+	v := Decide(Evaluation{Path: "p", Loop: l, StopHookActive: true, Unchanged: 3, FailedChecks: failed}, DefaultLimits())
+	want := `. The loop is not done: 1 of 2 criteria unmet: "a"; 1 check failed at the last claim of completion: "tests"`
+	if v.Rule != RuleGuard || !strings.HasSuffix(v.Reason, want) {
+		t.Errorf("guard: %+v", v)
+	}
+	Decide(Evaluation{Path: "p", Loop: l, FailedChecks: failed}, DefaultLimits())
+	if asked != 1 {
+		t.Errorf("the failed checks were asked for %d times, want 1", asked)
+	}
+	done := &Loop{Criteria: CriteriaOf(Criterion{Name: "a", Met: true})}
+	v = Decide(Evaluation{Path: "p", Loop: done, StopHookActive: true, Continuations: 50}, DefaultLimits())
+	if v.Rule != RuleContinuationLimit || strings.Contains(v.Reason, "not done") {
+		t.Errorf("nothing unmet, nothing named: %+v", v)
+	}
+}

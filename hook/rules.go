@@ -48,6 +48,18 @@ func (p rules) checks() func() []criteria.CheckFailure {
 	}
 }
 
+// failedChecks names the checks in force whose last result, at the loop's
+// last claim, failed: the cache is read, nothing runs.
+func (p rules) failedChecks() []string {
+	var names []string
+	for _, r := range checks.Last(p.top, p.inForce.Checks()) {
+		if !r.Passed() {
+			names = append(names, r.Name)
+		}
+	}
+	return names
+}
+
 // notice is what the person must be told about the file in this session,
 // the first time only; "" when nothing.
 func (p rules) notice(session string) string {

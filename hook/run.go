@@ -161,6 +161,9 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
 	p := o.personRules(in)
+	if !criteria.OtherSession(l.Session, in.SessionID) {
+		e.FailedChecks = p.failedChecks
+	}
 	if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
 		if !o.NoChecks {
 			e.Checks = p.checks()
