@@ -195,6 +195,7 @@ func orchestratorFromDocument(doc map[string]any) *criteria.Loop {
 	if phase == "COMPLETE" {
 		l.DoneClaim = true
 	}
+	l.Ending = tellEnding(rejectedGates, failed)
 	// A completed system the scope no longer lists is still met: a
 	// system once discovered stays in the contract (SPEC section 5).
 	for _, name := range done {

@@ -581,6 +581,19 @@ func tellOrchestratorNext(phase, round, does, next string, left, rejected, faile
 	return s
 }
 
+// tellEnding is what an orchestrator loop that ends names to the person:
+// its rejected gates and failed sub-agents (DIALECTS.md).
+func tellEnding(rejected, failed []string) []string {
+	var out []string
+	if len(rejected) > 0 {
+		out = append(out, "with "+count(len(rejected), "rejected gate", "rejected gates")+": "+strings.Join(rejected, "; "))
+	}
+	if len(failed) > 0 {
+		out = append(out, "with "+count(len(failed), "failed sub-agent", "failed sub-agents")+": "+strings.Join(failed, ", "))
+	}
+	return out
+}
+
 func tellPhaseNote(phase, round string) string {
 	if round == "" {
 		return "phase " + phase
