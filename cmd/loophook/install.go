@@ -60,10 +60,12 @@ func uninstallCommand() *cli.Command {
 		Name:  "uninstall",
 		Usage: "remove what loophook install added to an agent host's configuration",
 		Description: "Removes from the host's file (see loophook install --help for the hosts and scopes)\n" +
-			"  - loophook's hooks, with the groups and lists they leave empty, and\n" +
-			"  - what install added beside them: Claude Code's env block cap while it is still\n" +
-			"    loophook's, Codex's trust of the hooks and of the project.\n" +
-			"Everything else stays as it was, and a file that install created goes.\n" +
+			"loophook's hooks, and what install recorded adding beside them (the record is kept in the\n" +
+			"user's configuration directory): the lists and objects it added, Claude Code's and Qwen\n" +
+			"Code's block cap while still loophook's value, Codex's trust, the file and the directories\n" +
+			"it created, once empty. What was there before install stays, even a value equal to\n" +
+			"loophook's. An install by a loophook that kept no record is undone by what is recognisably\n" +
+			"loophook's: its hooks, the groups and lists they leave empty, a cap at loophook's value.\n" +
 			"uninstall is a person's act: it refuses (exit 2) when an agent host's marker (CLAUDECODE,\n" +
 			"GEMINI_CLI...) is in its environment; --dry-run, which changes nothing, does not.\n\n" +
 			"Examples:\n" +

@@ -77,6 +77,7 @@ func params(dir string) testscript.Params {
 			"backdate": backdate,
 			"now":      now,
 			"appendx":  appendx,
+			"tree":     tree,
 		},
 		Condition: ruleCondition,
 	}

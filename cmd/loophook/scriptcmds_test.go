@@ -1,8 +1,12 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -51,4 +55,45 @@ func approveMain() int {
 		return 1
 	}
 	return 0
+}
+
+// tree writes to OUT every directory, file (its size and a hash of its
+// bytes) and link under each DIR, an absent DIR too, so that a script can
+// compare a tree before and after with cmp:
+//
+//	tree OUT DIR...
+func tree(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: tree OUT DIR...")
+	}
+	var lines []string
+	for _, dir := range args[1:] {
+		root := ts.MkAbs(dir)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if os.IsNotExist(err) && path == root {
+				lines = append(lines, "absent "+dir)
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			name := filepath.ToSlash(filepath.Join(dir, strings.TrimPrefix(path, root)))
+			switch {
+			case d.Type()&fs.ModeSymlink != 0:
+				to, _ := os.Readlink(path)
+				lines = append(lines, "link "+name+" -> "+to)
+			case d.IsDir():
+				lines = append(lines, "dir "+name)
+			default:
+				data, err := os.ReadFile(path)
+				if err != nil {
+					return err
+				}
+				lines = append(lines, fmt.Sprintf("file %s %d %x", name, len(data), sha256.Sum256(data)))
+			}
+			return nil
+		})
+		ts.Check(err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
 }

@@ -475,3 +475,12 @@ func (d *JSON) write(b *strings.Builder, v any, indent string, multi bool) {
 		b.Write(bytes.TrimSuffix(out.Bytes(), []byte("\n")))
 	}
 }
+
+// Members is the file's top-level object as encoding/json reads it.
+func (d *JSON) Members() map[string]any {
+	v := d.root.Clone()
+	v.Standardize()
+	var m map[string]any
+	json.Unmarshal(v.Pack(), &m)
+	return m
+}

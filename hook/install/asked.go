@@ -91,6 +91,13 @@ func (p *Plan) Told(dryRun bool) []string {
 				notes = append(notes, noteRemovedFile(shown(e.Path)))
 			}
 		}
+		if len(p.removedDirs) > 0 {
+			var dirs []string
+			for _, d := range p.removedDirs {
+				dirs = append(dirs, shown(d))
+			}
+			notes = append(notes, noteRemovedDirs(dirs))
+		}
 	}
 	return append(notes, p.Notes...)
 }

@@ -1,7 +1,9 @@
 package install
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
@@ -241,9 +243,11 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 	return changes, notes, nil
 }
 
-// take takes loophook's hooks out of a host's file, with the groups and
-// lists they leave empty, and what else install added.
-func take(h host.Host, doc *hostfile.JSON, bin string) (changes, notes []string, err error) {
+// take takes loophook's hooks out of a host's file, and what else install
+// added: what its record says it added, or, for an install made before
+// records, the groups and lists the hooks leave empty and a block cap at
+// loophook's value.
+func take(h host.Host, doc *hostfile.JSON, bin, scope string, rec *Record) (changes, notes []string, err error) {
 	reg := h.Install
 	top := doc.Top()
 	hooks, pointer, err := eventsOf(reg, top)
@@ -263,23 +267,84 @@ func take(h host.Host, doc *hostfile.JSON, bin string) (changes, notes []string,
 			}
 			removedAny = true
 			remove(reg, list, found, func(handler) bool { return true })
-			if list.Len() == 0 {
+			if list.Len() == 0 && rec == nil {
 				hooks.Remove(ev.Name)
 			}
 			changes = append(changes, changeRemoved(len(found), ev.Name))
 		}
-		if removedAny && hooks.Len() == 0 && !reg.TopLevelEvents {
+		if removedAny && hooks.Len() == 0 && !reg.TopLevelEvents && rec == nil {
 			top.Remove("hooks")
 		}
 	}
-	if reg.BlockCap != nil {
-		c, n, err := takeBlockCap(reg.BlockCap, top)
+	switch cap := reg.BlockCap; {
+	case cap == nil:
+	case rec == nil || slices.Contains(rec.Keys, capPointer(cap)):
+		c, n, err := takeBlockCap(cap, top, rec == nil)
 		if err != nil {
 			return nil, nil, err
 		}
 		changes, notes = append(changes, c...), append(notes, n...)
+	default:
+		// The person's, set before install: left, whatever its value.
+		if in, _ := capIn(cap, top); in != nil && in.Has(cap.Key) {
+			notes = append(notes, noteCapTheirs(cap, in.Raw(cap.Key)))
+		}
+	}
+	if rec != nil {
+		takeRecorded(reg, top, scope, rec.Keys)
 	}
 	return changes, notes, nil
+}
+
+// takeRecorded takes out the members install recorded adding, the
+// deepest first: an object or a list that is empty now, a new file's
+// member still at install's value. The block cap is takeBlockCap's.
+func takeRecorded(reg *host.Registration, top *hostfile.Object, scope string, keys []string) {
+	newFile := map[string]any{}
+	if reg.NewFile != nil {
+		for _, m := range reg.NewFile(scope) {
+			newFile["/"+escapePointer(m.Key)] = m.Value
+		}
+	}
+	keys = slices.Clone(keys)
+	slices.SortStableFunc(keys, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	for _, k := range keys {
+		parts := strings.Split(k, "/")[1:]
+		in := top
+		for _, p := range parts[:len(parts)-1] {
+			if in, _ = in.Object(unescapePointer(p), ""); in == nil {
+				break
+			}
+		}
+		if in == nil {
+			continue
+		}
+		name := unescapePointer(parts[len(parts)-1])
+		v, ok := in.Value(name)
+		if !ok {
+			continue
+		}
+		if _, composite := v.(hostfile.Composite); composite {
+			o, _ := in.Object(name, "")
+			l, _ := in.List(name, "")
+			if o != nil && o.Len() == 0 || l != nil && l.Len() == 0 {
+				in.Remove(name)
+			}
+			continue
+		}
+		if want, ok := newFile[k]; ok && sameValue(v, want) {
+			in.Remove(name)
+		}
+	}
+}
+
+// sameValue reports whether v, as hostfile reads a value, is w, as a
+// host's row writes it.
+func sameValue(v, w any) bool {
+	if n, ok := w.(int); ok {
+		return v == int64(n)
+	}
+	return v == w
 }
 
 // onlyNewFile reports whether what is left of a file after an uninstall is
@@ -298,8 +363,7 @@ func onlyNewFile(reg *host.Registration, doc *hostfile.JSON, scope string, data 
 		return false
 	}
 	for _, m := range members {
-		v, _ := top.Value(m.Key)
-		if n, ok := m.Value.(int); ok && v != int64(n) || !ok && v != m.Value {
+		if v, _ := top.Value(m.Key); !sameValue(v, m.Value) {
 			return false
 		}
 	}
@@ -317,6 +381,14 @@ func capIn(cap *host.Setting, top *hostfile.Object) (*hostfile.Object, error) {
 		return top, nil
 	}
 	return top.Object("env", "/env")
+}
+
+// capPointer is the block cap's JSON pointer in a file.
+func capPointer(cap *host.Setting) string {
+	if cap.Top {
+		return "/" + escapePointer(cap.Key)
+	}
+	return "/env/" + escapePointer(cap.Key)
 }
 
 // capIs reports whether v, a value as hostfile reads it, is loophook's.
@@ -363,7 +435,9 @@ func addBlockCap(cap *host.Setting, top *hostfile.Object, others []scopeFile) (c
 	return changes, notes, nil
 }
 
-func takeBlockCap(cap *host.Setting, top *hostfile.Object) (changes, notes []string, err error) {
+// takeBlockCap takes out the block cap while it is loophook's, and the
+// env it leaves empty when emptyEnv (an install without a record).
+func takeBlockCap(cap *host.Setting, top *hostfile.Object, emptyEnv bool) (changes, notes []string, err error) {
 	in, err := capIn(cap, top)
 	if err != nil || in == nil {
 		return nil, nil, err
@@ -372,7 +446,7 @@ func takeBlockCap(cap *host.Setting, top *hostfile.Object) (changes, notes []str
 	case ok && capIs(cap, v):
 		in.Remove(cap.Key)
 		changes = append(changes, changeCapRemoved(cap))
-		if in.Len() == 0 && !cap.Top {
+		if in.Len() == 0 && !cap.Top && emptyEnv {
 			top.Remove("env")
 		}
 	case ok:

@@ -39,6 +39,11 @@ type Plan struct {
 	// picked is the note of the host For picked (Told).
 	picked    string
 	uninstall bool
+	// record is what install keeps of what it did; on uninstall, what an
+	// install kept (nil for one made before records). removedDirs are the
+	// directories an uninstall removed.
+	record      *Record
+	removedDirs []string
 }
 
 // An Edit is one file's change.
@@ -82,6 +87,14 @@ func prepare(r request) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	_, statErr := os.Lstat(path)
+	existed := statErr == nil
+	var rec *Record
+	if existed {
+		if rec, err = ReadRecord(target); err != nil {
+			return nil, errRecordRead(err)
+		}
+	}
 	doc, err := hostfile.ParseJSON(data, reg.Comments)
 	if err != nil {
 		return nil, errUnreadable(shown(path), err, command)
@@ -93,7 +106,7 @@ func prepare(r request) (*Plan, error) {
 	}
 	var changes, notes []string
 	if r.Uninstall {
-		changes, notes, err = take(h, doc, r.Bin)
+		changes, notes, err = take(h, doc, r.Bin, r.Scope, rec)
 	} else {
 		changes, notes, err = add(h, doc, r.Bin, r.Scope, others)
 	}
@@ -103,12 +116,22 @@ func prepare(r request) (*Plan, error) {
 	p := &Plan{Host: h, uninstall: r.Uninstall, File: Edit{Path: path, target: target, Before: data, After: data, Changes: changes}}
 	if len(changes) > 0 {
 		p.File.After = doc.Bytes()
-		if r.Uninstall && target == path && onlyNewFile(reg, doc, r.Scope, data) {
+		switch {
+		case r.Uninstall && rec != nil:
+			if rec.Created && doc.Top().Len() == 0 && !doc.HasComments() {
+				p.File.After = nil
+			}
+		case r.Uninstall && target == path && onlyNewFile(reg, doc, r.Scope, data):
 			p.File.After = nil
 		}
 	}
+	if r.Uninstall {
+		p.record = rec
+	} else {
+		p.record = newRecord(h, target, existed, rec, before, doc, r.Bin)
+	}
 	if reg.Trust != nil {
-		if p.Trust, err = prepareTrust(h, r, root, path, before, doc); err != nil {
+		if p.Trust, err = prepareTrust(h, r, root, path, before, doc, p.record); err != nil {
 			return nil, err
 		}
 	}
@@ -126,19 +149,71 @@ func prepare(r request) (*Plan, error) {
 	return p, nil
 }
 
-// Write writes the plan: the host's file, then its trust file.
+// Write writes the plan: the host's file, then its trust file, then the
+// record of what install did, or, for an uninstall, the record forgotten
+// and the directories install created that are empty now removed.
 func (p *Plan) Write() error {
+	var created []string
 	if len(p.File.Changes) > 0 {
+		created = append(created, missingDirs(p.File.target)...)
 		if err := p.File.write(); err != nil {
 			return errWrite(shown(p.File.Path), err)
 		}
 	}
 	if p.Trust != nil {
+		created = append(created, missingDirs(p.Trust.target)...)
 		if err := p.Trust.write(); err != nil {
 			return errTrustWrite(shown(p.Trust.Path), shown(p.File.Path), p.Trust.title, p.Trust.hint, err)
 		}
 	}
+	if p.uninstall {
+		if p.record != nil {
+			if err := Forget(p.record.Path); err != nil {
+				return errRecordWrite(err)
+			}
+			files := []string{p.record.Path}
+			if p.record.Trust != nil {
+				files = append(files, p.record.Trust.Path)
+			}
+			p.removedDirs = RemoveDirs(files...)
+		}
+		return nil
+	}
+	if p.record == nil {
+		return nil
+	}
+	if err := RecordDirs(created); err != nil {
+		return errRecordWrite(err)
+	}
+	if err := p.record.Write(); err != nil {
+		return errRecordWrite(err)
+	}
 	return nil
+}
+
+// newRecord is the record of an install into the file at target, which
+// existed or not, with rec the record kept before: what this install
+// added joins it. An install over loophook's hooks that has no record was
+// made before records, and gets none: its uninstall looks at the file, as
+// it always did.
+func newRecord(h host.Host, target string, existed bool, rec *Record, before, after *hostfile.JSON, bin string) *Record {
+	had := hasOurs(h.Install, before, bin)
+	if had && rec == nil {
+		return nil
+	}
+	added := keysAdded(before.Members(), after.Members())
+	if !had || rec == nil {
+		return &Record{Path: Physical(target), Host: h.Name, Created: !existed, Keys: added}
+	}
+	next := *rec
+	next.Keys = slices.Clone(rec.Keys)
+	for _, k := range added {
+		if !slices.Contains(next.Keys, k) {
+			next.Keys = append(next.Keys, k)
+		}
+	}
+	next.Created = next.Created || !existed
+	return &next
 }
 
 func (e Edit) write() error {
@@ -154,7 +229,7 @@ func (e Edit) write() error {
 // prepareTrust reads and changes a host's trust file, before anything is
 // written, so that a trust file that cannot be edited leaves both as they
 // were.
-func prepareTrust(h host.Host, r request, root, path string, before, after *hostfile.JSON) (*Edit, error) {
+func prepareTrust(h host.Host, r request, root, path string, before, after *hostfile.JSON, rec *Record) (*Edit, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -166,10 +241,15 @@ func prepareTrust(h host.Host, r request, root, path string, before, after *host
 	if err != nil {
 		return nil, errHome(err)
 	}
+	if r.Uninstall && rec != nil && (rec.Trust == nil || !rec.Trust.Project) {
+		te.Withdraw = nil // the person trusted the project, not install
+	}
 	target, data, err := readFile(te.Path, "install")
 	if err != nil {
 		return nil, err
 	}
+	_, statErr := os.Lstat(te.Path)
+	existed := statErr == nil
 	out, changes, err := hostfile.EditTOML(data, te.TOMLEdit)
 	if err != nil {
 		return nil, errTrustEdit(shown(te.Path), te.Hint, err)
@@ -177,8 +257,24 @@ func prepareTrust(h host.Host, r request, root, path string, before, after *host
 	if len(changes) == 0 {
 		return nil, nil
 	}
-	if r.Uninstall && target == te.Path && len(bytes.TrimSpace(out)) == 0 {
+	empty := len(bytes.TrimSpace(out)) == 0
+	switch {
+	case r.Uninstall && rec != nil:
+		if rec.Trust != nil && rec.Trust.Created && empty {
+			out = nil
+		}
+	case r.Uninstall && target == te.Path && empty:
 		out = nil // install created it, and nothing else is left in it
+	case rec != nil:
+		t := &TrustRecord{Path: Physical(target), Created: !existed}
+		if rec.Trust != nil {
+			t.Created = t.Created || rec.Trust.Created
+			t.Project = rec.Trust.Project
+		}
+		for _, k := range te.Set {
+			t.Project = t.Project || k.Marked && slices.Contains(changes, k.Change)
+		}
+		rec.Trust = t
 	}
 	return &Edit{Path: te.Path, target: target, Before: data, After: out, Changes: changes, title: h.Title, hint: te.Hint}, nil
 }

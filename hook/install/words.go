@@ -76,6 +76,10 @@ func noteCapLeft(cap *host.Setting, value string) string {
 	return fmt.Sprintf("left %s at %s: not loophook's value", cap.Name(), value)
 }
 
+func noteCapTheirs(cap *host.Setting, value string) string {
+	return fmt.Sprintf("left %s at %s: it was set before install", cap.Name(), value)
+}
+
 func noteAlsoInstalled(path, scope, title string) string {
 	return fmt.Sprintf("%s (%s scope) has loophook's hooks too, and %s runs every scope's hooks: remove one with loophook uninstall --scope %s", path, scope, title, scope)
 }
@@ -103,6 +107,21 @@ const (
 
 func noteRemovedFile(path string) string {
 	return "removed " + path + ": install had created it, and nothing else is left in it"
+}
+
+func noteRemovedDirs(dirs []string) string {
+	if len(dirs) == 1 {
+		return "removed " + dirs[0] + ": install had created it, and it is empty"
+	}
+	return "removed " + strings.Join(dirs, ", ") + ": install had created them, and they are empty"
+}
+
+func errRecordRead(err error) error {
+	return refuse("", "read loophook's record of the install: %v", file.PathCause(err))
+}
+
+func errRecordWrite(err error) error {
+	return refuse("loophook uninstall will then take back only what it recognises as loophook's", "keep loophook's record of the install: %v", file.PathCause(err))
 }
 
 func noteTokensUnrecorded(title, path string) string {
