@@ -456,6 +456,8 @@ func Context(path string, s *Loop, lim Limits) string {
 	}
 	if missing, n := s.Unmet(listable); n > 0 {
 		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, s.Criteria.Len(), list(missing, n, budgetFor(b.String()+tail)))
+	} else if s.Criteria.Len() == 1 {
+		b.WriteString(" Its one criterion is met.")
 	} else {
 		fmt.Fprintf(&b, " All %d criteria are met.", s.Criteria.Len())
 	}

@@ -55,7 +55,13 @@ type Config struct {
 // Invalid is a file that is JSON with comments but fails the schema.
 type Invalid struct{ Problems []string }
 
-func (e *Invalid) Error() string { return fmt.Sprintf(problemSchema, len(e.Problems)) }
+func (e *Invalid) Error() string {
+	word := "problems"
+	if len(e.Problems) == 1 {
+		word = "problem"
+	}
+	return fmt.Sprintf(problemSchema, len(e.Problems), word)
+}
 
 // wire is the file's shape once it passed the schema.
 type wire struct {

@@ -9,7 +9,7 @@ import (
 
 const (
 	problemSyntax             = "not JSON with comments: %v"
-	problemSchema             = "%d problems against the schema (loophook schema --config)"
+	problemSchema             = "%d %s against the schema (loophook schema --config)"
 	problemNotRegular         = "not a regular file"
 	problemTooLarge           = "larger than %d KiB"
 	problemRead               = "read %s: %w"
