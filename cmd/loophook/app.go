@@ -87,8 +87,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, only string) *cli.App {
 }
 
 // usageError keeps urfave/cli from printing help into stdout.
-func usageError(_ *cli.Context, err error, _ bool) error {
-	return flagError(err)
+func usageError(c *cli.Context, err error, _ bool) error {
+	var flags []cli.Flag
+	if c != nil && c.Command != nil {
+		flags = c.Command.Flags
+	}
+	return flagError(err, flags)
 }
 
 // askedForHelp reports whether the arguments ask for help.

@@ -49,30 +49,40 @@ func tell(w io.Writer) func(string) {
 
 // flagError says what the standard library's flag parser, or urfave/cli's
 // reading of an environment variable, found wrong, in loophook's words: a
-// flag is --name, and a bad value says what the flag wants.
-func flagError(err error) error {
+// flag is --name (-n for a one-letter name), and a bad value says what the
+// flag, one of flags or of the hooks', wants.
+func flagError(err error, flags []cli.Flag) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		return fail(hintHelp, msgUnknownFlag, strings.TrimLeft(name, "-"))
+		return fail(hintHelp, msgUnknownFlag, dashed(strings.TrimLeft(name, "-")))
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		return fail(hintHelp, msgFlagValue, strings.TrimLeft(name, "-"))
+		return fail(hintHelp, msgFlagValue, dashed(strings.TrimLeft(name, "-")))
 	}
 	var val, name, env string
 	if _, e := fmt.Sscanf(msg, "invalid value %q for flag -%s", &val, &name); e == nil {
 		name = strings.TrimSuffix(name, ":")
-		return fail(hintHelp, msgBadFlag, name, wants(name), val)
+		return fail(hintHelp, msgBadFlag, dashed(name), wants(name, flags), val)
 	}
 	if _, e := fmt.Sscanf(msg, "could not parse %q as %s value from environment variable %q for flag %s", &val, new(string), &env, &name); e == nil {
 		name = strings.TrimSuffix(name, ":")
-		return fail(hintHelp, msgEnv, env, val, name, wants(name))
+		return fail(hintHelp, msgEnv, env, val, dashed(name), wants(name, flags))
 	}
 	return fail(hintHelp, "%s", msg)
 }
 
-// wants is what the flag name takes, for a person.
-func wants(name string) string {
-	for _, f := range hookFlags() {
+// dashed is the flag name as a person types it: -n, --state.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// wants is what the flag name, one of flags or of the hooks', takes, for a
+// person.
+func wants(name string, flags []cli.Flag) string {
+	for _, f := range append(slices.Clip(flags), hookFlags()...) {
 		if slices.Contains(f.Names(), name) {
 			switch f.(type) {
 			case *cli.IntFlag:

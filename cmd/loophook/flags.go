@@ -80,18 +80,18 @@ func options(c flagValues) (hook.Options, error) {
 	}
 	for _, f := range []string{"stuck-limit", "max-iterations", "guard-limit"} {
 		if c.Int(f) < 1 {
-			return o, fail("", msgAtLeastOne, f, c.Int(f))
+			return o, fail("", msgAtLeastOne, dashed(f), c.Int(f))
 		}
 	}
 	if n := c.Int("max-continuations"); n < 0 {
-		return o, fail("", msgAtLeastZero, "max-continuations", strconv.Itoa(n))
+		return o, fail("", msgAtLeastZero, dashed("max-continuations"), strconv.Itoa(n))
 	}
 	if n := c.Int("iteration-ceiling"); n < 0 {
-		return o, fail("", msgAtLeastZero, "iteration-ceiling", strconv.Itoa(n))
+		return o, fail("", msgAtLeastZero, dashed("iteration-ceiling"), strconv.Itoa(n))
 	}
 	for _, f := range []string{"budget", "budget-ceiling"} {
 		if v := c.Float64(f); !(v >= 0) || math.IsInf(v, 0) {
-			return o, fail("", msgAtLeastZero, f, number(v))
+			return o, fail("", msgAtLeastZero, dashed(f), number(v))
 		}
 	}
 	if name := c.String("dialect"); name != "" {

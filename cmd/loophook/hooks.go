@@ -100,7 +100,7 @@ func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
 	}
 	fallback := hook.Options{Host: guessHost(args)}
 	if err := fs.Parse(args); err != nil {
-		return fallback, flagError(err)
+		return fallback, flagError(err, nil)
 	}
 	if fs.NArg() > 0 {
 		return fallback, fail("", msgArgument, fs.Arg(0))
@@ -111,7 +111,7 @@ func hookOptions(flags []cli.Flag, args []string) (hook.Options, error) {
 		for _, v := range vars {
 			if val := os.Getenv(v); val != "" && !given[name] {
 				if err := fs.Set(name, val); err != nil {
-					return fallback, fail(hintHelp, msgEnv, v, val, name, wants(name))
+					return fallback, fail(hintHelp, msgEnv, v, val, dashed(name), wants(name, nil))
 				}
 				break
 			}

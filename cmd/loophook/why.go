@@ -33,7 +33,7 @@ func whyCommand() *cli.Command {
 				return err
 			}
 			if c.Int("n") < 1 {
-				return fail("", msgAtLeastOne, "n", c.Int("n"))
+				return fail("", msgAtLeastOne, dashed("n"), c.Int("n"))
 			}
 			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil {
