@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -29,7 +30,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	app := newApp(stdin, stdout, stderr, only)
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
-		return report(stderr, fail(hintHelp, msgUnknownCommand, args[1]))
+		hint := hintHelp
+		if near := nearest(args[1], app.VisibleCommands()); near != "" {
+			hint = fmt.Sprintf(hintDidYouMean, near)
+		}
+		return report(stderr, fail(hint, msgUnknownCommand, args[1]))
 	}
 	return report(stderr, app.Run(args))
 }
@@ -111,4 +116,56 @@ func errText(err error) string {
 		return "no answer"
 	}
 	return err.Error()
+}
+
+// nearest is the command a mistyped name most likely meant: one whose name
+// it begins, or that it begins, or within a third of its length in edits
+// (two at most); "" when none is near, or two are as near.
+func nearest(typed string, commands []*cli.Command) string {
+	best, bestDist, tie := "", 0, false
+	for _, c := range commands {
+		d := editDistance(strings.ToLower(typed), c.Name)
+		if len(typed) >= 3 && (strings.HasPrefix(c.Name, typed) || strings.HasPrefix(typed, c.Name)) {
+			d = min(d, 1)
+		}
+		if d > min(2, max(1, len(c.Name)/3)) {
+			continue
+		}
+		switch {
+		case best == "" || d < bestDist:
+			best, bestDist, tie = c.Name, d, false
+		case d == bestDist:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Damerau-Levenshtein distance between a and b (with
+// adjacent transpositions, the commonest typo), in bytes.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }

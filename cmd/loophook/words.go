@@ -37,6 +37,7 @@ const (
 	hintCommandHelp   = "see loophook %s --help"
 	msgFlagsOnly      = "%s takes flags only, not %q"
 	msgUnknownCommand = "unknown command %q"
+	hintDidYouMean    = "did you mean loophook %s? (see loophook --help)"
 	msgUnknownFlag    = "unknown flag %s"
 	msgFlagValue      = "%s needs a value"
 	msgBadFlag        = "%s wants %s, not %q"
