@@ -30,14 +30,23 @@ func (o Options) personRules(in Input) rules {
 
 // checks returns the function rule check-failed calls: it runs the checks
 // in force, reusing results on an unchanged tree; nil when none are.
-func (p rules) checks() func() []criteria.CheckFailure {
+//
+// With kept (a person's look) it runs nothing: it decides on the results
+// a claim on the tree as it is would reuse.
+func (p rules) checks(kept bool) func() []criteria.CheckFailure {
 	cs := p.inForce.Checks()
 	if len(cs) == 0 {
 		return nil
 	}
 	return func() []criteria.CheckFailure {
 		var failed []criteria.CheckFailure
-		for _, r := range (checks.Runner{Top: p.top, Within: ChecksWithin, Reuse: true}).Run(cs) {
+		results := checks.Kept
+		if !kept {
+			results = func(top string, cs []config.Check) []checks.Result {
+				return checks.Runner{Top: top, Within: ChecksWithin, Reuse: true}.Run(cs)
+			}
+		}
+		for _, r := range results(p.top, cs) {
 			if !r.Passed() {
 				failed = append(failed, criteria.CheckFailure{
 					Name: r.Name, Run: r.Run, Criterion: r.Criterion, Cause: r.Cause(), Tail: r.Tail,

@@ -52,7 +52,8 @@ type Options struct {
 	// file named by --state is told by its content.
 	Dialect string
 	// NoChecks keeps the evaluation from running the checks of a
-	// .loophook.json: a person's look (status) runs no command.
+	// .loophook.json: a person's look (status) runs no command, and
+	// decides on the results a claim on the tree as it is would reuse.
 	NoChecks bool
 	// Started is when the host started the hook; zero is when Run is
 	// called. Two evaluations of one stop that ran at the same time are
@@ -165,9 +166,7 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		e.FailedChecks = p.failedChecks
 	}
 	if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
-		if !o.NoChecks {
-			e.Checks = p.checks()
-		}
+		e.Checks = p.checks(o.NoChecks)
 		if remember {
 			r.Notice = p.notice(in.SessionID)
 		}

@@ -125,3 +125,26 @@ func Last(top string, cs []config.Check) []Result {
 
 // Age is how long ago a result was taken, for a person.
 func (r Result) Age(now time.Time) time.Duration { return now.Sub(r.At).Round(time.Second) }
+
+// Kept are the results a claim on the tree as it is now would reuse, in
+// the checks' order, running nothing: for a person's look, which must
+// show the hook's verdict. Outside git, where nothing is reused, a claim
+// would run each check again: its last result is the best word there is.
+func Kept(top string, cs []config.Check) []Result {
+	tree := Fingerprint(top)
+	c := openCache(top)
+	var out []Result
+	for _, ch := range cs {
+		if tree == "" {
+			if r, ok := c.read()[key(ch.Run)]; ok && r.Run == ch.Run {
+				r.Name, r.Criterion, r.Cached = ch.Name, ch.Criterion, true
+				out = append(out, r)
+			}
+			continue
+		}
+		if r, ok := c.reuse(ch, tree); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -20,7 +20,7 @@ import (
 // host that last evaluated the session. note is told what could not be
 // read.
 func Look(o hook.Options, found state.Found, session string, note func(error)) Report {
-	mem, _, err := hook.StoreFor(found).Read(session)
+	mem, seen, err := hook.StoreFor(found).Read(session)
 	if err != nil {
 		note(err)
 	}
@@ -28,7 +28,7 @@ func Look(o hook.Options, found state.Found, session string, note func(error)) R
 	o.StatePath, o.Dialect = found.Path, found.Dialect.Name
 	o.NoChecks = true // a look runs no command; the checks' last results show
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
-	st := reportOf(r, o.Limits, found.Path, session, mem)
+	st := reportOf(r, o.Limits, found.Path, session, mem, seen)
 	st.Config = configOf(config.Top(o.Dir))
 	st.Host = lastHost(found, session)
 	return st

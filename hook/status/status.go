@@ -16,16 +16,19 @@ import (
 
 // Report is what status shows, and its --json.
 type Report struct {
-	State      string        `json:"state"`
-	Dialect    string        `json:"dialect"`
-	Valid      bool          `json:"valid"`
-	Problems   []string      `json:"problems,omitempty"`
-	Loop       *Loop         `json:"loop,omitempty"`
-	Session    string        `json:"session"`        // "" when there is none
-	Host       string        `json:"host,omitempty"` // the host whose hook last evaluated the session
-	Guard      int           `json:"guard"`
-	GuardLimit int           `json:"guardLimit"`
-	LastRule   criteria.Rule `json:"lastRule,omitempty"`
+	State    string   `json:"state"`
+	Dialect  string   `json:"dialect"`
+	Valid    bool     `json:"valid"`
+	Problems []string `json:"problems,omitempty"`
+	Loop     *Loop    `json:"loop,omitempty"`
+	Session  string   `json:"session"` // "" when there is none
+	// SessionSeen says the hook has a memory of the session: one it never
+	// saw is shown as such, not as if it were real.
+	SessionSeen bool          `json:"sessionSeen,omitempty"`
+	Host        string        `json:"host,omitempty"` // the host whose hook last evaluated the session
+	Guard       int           `json:"guard"`
+	GuardLimit  int           `json:"guardLimit"`
+	LastRule    criteria.Rule `json:"lastRule,omitempty"`
 	// Budgets are the approved .loophook.json's budgets, as the hook
 	// measured them (durations in nanoseconds).
 	Budgets []criteria.Measured `json:"budgets,omitempty"`
@@ -114,17 +117,18 @@ func criteriaOf(r hook.Result) []Criterion {
 
 // reportOf is the report of an evaluation r of the state at path, with the
 // session's memory.
-func reportOf(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory) Report {
+func reportOf(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory, seen bool) Report {
 	st := Report{
-		State:      path,
-		Valid:      r.Loaded != nil && r.Loaded.Loop != nil,
-		Dialect:    schema.Hope.Name,
-		Session:    session,
-		Guard:      mem.Unchanged,
-		GuardLimit: lim.GuardLimit,
-		LastRule:   mem.Rule,
-		Verdict:    Verdict{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
-		Budgets:    r.Budgets,
+		SessionSeen: seen,
+		State:       path,
+		Valid:       r.Loaded != nil && r.Loaded.Loop != nil,
+		Dialect:     schema.Hope.Name,
+		Session:     session,
+		Guard:       mem.Unchanged,
+		GuardLimit:  lim.GuardLimit,
+		LastRule:    mem.Rule,
+		Verdict:     Verdict{OK: r.OK, Rule: r.Rule, Reason: r.Reason},
+		Budgets:     r.Budgets,
 	}
 	if r.Loaded != nil {
 		st.Dialect = r.Loaded.Dialect.Name

@@ -10,7 +10,7 @@ import (
 
 func TestOfAnInvalidStateHasItsProblemsAndNoLoop(t *testing.T) {
 	r := hook.Result{Verdict: criteria.Verdict{Rule: criteria.RuleUnmet, Reason: "repair it"}}
-	st := reportOf(r, criteria.Limits{GuardLimit: 3}, "state.json", "s1", hook.Memory{Unchanged: 2})
+	st := reportOf(r, criteria.Limits{GuardLimit: 3}, "state.json", "s1", hook.Memory{Unchanged: 2}, true)
 	if st.Valid || st.Loop != nil {
 		t.Errorf("a result without a loop read as valid: %+v", st)
 	}

@@ -44,7 +44,12 @@ func (st Report) WriteText(w io.Writer, colour bool) error {
 	if rule == "" {
 		rule = "-"
 	}
-	row("session:", oneLine(session))
+	if st.Session != "" && !st.SessionSeen {
+		session = fmt.Sprintf(msgSessionUnseen, oneLine(session))
+	} else {
+		session = oneLine(session)
+	}
+	row("session:", session)
 	if st.Host != "" {
 		row("host:", st.Host)
 	}
@@ -56,7 +61,8 @@ func (st Report) WriteText(w io.Writer, colour bool) error {
 	row("last rule:", rule)
 	row("verdict:", fmt.Sprintf("%s (%s)", decision(st.Verdict.OK), st.Verdict.Rule))
 	if st.Loop != nil {
-		row("reason:", st.Verdict.Reason)
+		// A failing check's lines, which the agent reads as lines, on one row.
+		row("reason:", strings.Join(strings.Fields(st.Verdict.Reason), " "))
 	}
 	if err := g.Write(w, colour); err != nil {
 		return err
@@ -171,7 +177,11 @@ func (rep *Config) rows(g *table.Grid) {
 	g.Row(table.Cell{Text: "checks:"}, table.Cell{Text: fmt.Sprintf(msgConfigState, shown(rep.Path), rep.State)})
 	for _, c := range rep.Checks {
 		text := fmt.Sprintf(msgCheckNever, c.Name)
-		if c.Result != "" {
+		switch {
+		case c.Result != "" && c.Tree == "":
+			// Outside git no tree is told apart: a claim runs it again.
+			text = fmt.Sprintf(msgCheckOutside, c.Name, c.Result, c.At.Local().Format(timeShown))
+		case c.Result != "":
 			tree := msgTreeChanged
 			if c.Current {
 				tree = msgTreeSame

@@ -11,6 +11,8 @@ const (
 	msgConfigState   = "%s (%s)"
 	msgCheckNever    = "%s: not run yet"
 	msgCheckLast     = "%s: %s at %s on tree %s (%s)"
+	msgCheckOutside  = "%s: %s at %s, outside git (a claim runs it again)"
+	msgSessionUnseen = "%s (never seen by the hook: no memory of it)"
 	msgTreeSame      = "the tree as it is now"
 	msgTreeChanged   = "the tree has changed since"
 	msgNoTree        = "outside git"
