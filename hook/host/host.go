@@ -101,10 +101,11 @@ func Help() string {
 	return b.String()
 }
 
-// Lookup returns the host of a --protocol or --host name.
+// Lookup returns the host of a --protocol or --host name: its name, or its
+// title as one word in lower case (claude-code for claude).
 func Lookup(name string) (Host, error) {
 	for _, h := range table {
-		if h.Name == name {
+		if h.Name == name || strings.ToLower(strings.Join(strings.Fields(h.Title), "-")) == name {
 			return h, nil
 		}
 	}
