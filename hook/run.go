@@ -487,19 +487,22 @@ func Shown(path string) string {
 	return Relative(wd, path)
 }
 
-// Relative names path relative to dir when it is below dir, else in full.
+// Relative names path relative to dir when it is below dir, else in full;
+// with forward slashes, which on Windows PowerShell, cmd.exe and Git Bash
+// all read, where Git Bash's bash, which agents run there, reads a
+// backslash as an escape.
 func Relative(dir, path string) string {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return path
+		return filepath.ToSlash(path)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return path
+		return filepath.ToSlash(path)
 	}
 	rel, err := filepath.Rel(dir, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
+		return filepath.ToSlash(abs)
 	}
-	return rel
+	return filepath.ToSlash(rel)
 }

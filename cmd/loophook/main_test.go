@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -61,6 +62,10 @@ func params(dir string) testscript.Params {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".home", ".config"))
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".home", ".cache"))
 			env.Setenv("NO_COLOR", "1")
+			// Windows's homes (os.UserHomeDir, UserCacheDir, UserConfigDir).
+			env.Setenv("USERPROFILE", filepath.Join(env.WorkDir, ".home"))
+			env.Setenv("LOCALAPPDATA", filepath.Join(env.WorkDir, ".home", ".cache"))
+			env.Setenv("APPDATA", filepath.Join(env.WorkDir, ".home", ".config"))
 			// The example states that ship with loophook, read in place.
 			examples, err := filepath.Abs("../../schema/examples")
 			if err != nil {
@@ -78,6 +83,7 @@ func params(dir string) testscript.Params {
 			"now":      now,
 			"appendx":  appendx,
 			"tree":     tree,
+			"jsonget":  jsonget,
 		},
 		Condition: ruleCondition,
 	}
@@ -120,6 +126,35 @@ func expand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	data := ts.ReadFile(args[0])
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(os.Expand(data, ts.Getenv)), 0o644))
+}
+
+// jsonget sets VAR to the string at a path of keys and indexes in a JSON
+// file, such as the command line install wrote for a host:
+//
+//	jsonget FILE hooks/Stop/0/hooks/0/command VAR
+func jsonget(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: jsonget FILE PATH VAR")
+	}
+	var v any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &v))
+	for _, k := range strings.Split(args[1], "/") {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				ts.Fatalf("jsonget: no element %s in %s", k, args[1])
+			}
+			v = x[i]
+		}
+	}
+	s, ok := v.(string)
+	if !ok {
+		ts.Fatalf("jsonget: %s in %s is %v, not a string", args[1], args[0], v)
+	}
+	ts.Setenv(args[2], s)
 }
 
 // cpglob copies the one file a glob pattern matches, for names a script

@@ -34,6 +34,7 @@ var claude = Host{
 		Default:     true,
 		Events:      []Event{{"Stop", "stop"}, {"SessionStart", "session-start"}},
 		Grouped:     true,
+		Windows:     Windows{Shell: Exec},
 		CommandKeys: []string{"command"},
 		Handler: func(_ Event, command string) []Member {
 			return []Member{{"type", "command"}, {"command", command}, {"timeout", claudeTimeout}}

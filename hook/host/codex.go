@@ -52,6 +52,7 @@ var codex = Host{
 		Marks:       []string{".codex"},
 		Events:      []Event{{"Stop", "stop"}, {"SessionStart", "session-start"}},
 		Grouped:     true,
+		Windows:     Windows{Shell: Cmd, Key: "commandWindows"},
 		CommandKeys: []string{"command"},
 		Handler: func(_ Event, command string) []Member {
 			return []Member{{"type", "command"}, {"command", command}, {"timeout", codexTimeout}}

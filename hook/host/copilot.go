@@ -58,6 +58,7 @@ var copilot = Host{
 		InWorkTree:  true,
 		Marks:       []string{".github/hooks", ".github/copilot"},
 		Events:      []Event{{"agentStop", "stop"}, {"sessionStart", "session-start"}},
+		Windows:     Windows{Shell: PowerShell, Key: "powershell"},
 		CommandKeys: []string{"bash", "command"},
 		Handler: func(_ Event, command string) []Member {
 			return []Member{{"type", "command"}, {"bash", command}, {"timeoutSec", copilotTimeout}}

@@ -63,6 +63,7 @@ var droid = Host{
 		// Droid ignores, and nothing runs.
 		TopLevelEvents: true,
 		Grouped:        true,
+		Windows:        Windows{Shell: Sh},
 		CommandKeys:    []string{"command"},
 		// Only these members: a handler of another type anywhere in the
 		// file makes Droid ignore the whole file.

@@ -41,6 +41,7 @@ var gemini = Host{
 		Marks:       []string{".gemini"},
 		Events:      []Event{{"AfterAgent", "stop"}, {"SessionStart", "session-start"}},
 		Grouped:     true,
+		Windows:     Windows{Shell: PowerShell},
 		CommandKeys: []string{"command"},
 		Handler: func(ev Event, command string) []Member {
 			return []Member{{"name", "loophook-" + ev.Command}, {"type", "command"}, {"command", command}, {"timeout", geminiTimeout}}

@@ -52,6 +52,7 @@ var qwen = Host{
 		Marks:       []string{".qwen"},
 		Events:      []Event{{"Stop", "stop"}, {"SessionStart", "session-start"}},
 		Grouped:     true,
+		Windows:     Windows{Shell: Cmd},
 		CommandKeys: []string{"command"},
 		Handler: func(ev Event, command string) []Member {
 			return []Member{{"type", "command"}, {"name", "loophook-" + ev.Command}, {"command", command}, {"timeout", qwenTimeout}}

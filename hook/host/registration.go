@@ -37,6 +37,9 @@ type Registration struct {
 	// CommandKeys are the members that may hold a handler's command line;
 	// loophook writes the first.
 	CommandKeys []string
+	// Windows is how the host runs a handler on Windows, where no sh is on
+	// PATH outside Git Bash.
+	Windows Windows
 	// Handler is loophook's handler for an event, its members in order:
 	// the command line under CommandKeys[0], and an explicit timeout long
 	// enough for a loop's checks.
@@ -70,6 +73,32 @@ type Registration struct {
 	// Notes are what a person must know after an install into scope.
 	Notes func(scope string, p Project) []string
 }
+
+// Windows is how a host runs loophook's handler on Windows: the shell
+// that reads the line under CommandKeys[0], or, with Key set, a member of
+// its own that the host runs there in place of it (Codex CLI's
+// commandWindows, Copilot CLI's powershell).
+type Windows struct {
+	Shell Shell
+	Key   string
+}
+
+// A Shell is what reads a handler's command line.
+type Shell int
+
+const (
+	// Sh: sh -c or bash -c, as on Unix (Factory Droid runs sh on Windows
+	// too: Git Bash's).
+	Sh Shell = iota
+	// Exec: no shell; "command" is the program and "args" its arguments
+	// (Claude Code's exec form).
+	Exec
+	// PowerShell: & 'program' arguments.
+	PowerShell
+	// Cmd: cmd.exe /d /s /c, or %COMSPEC% /C; the line must read the same
+	// in Git Bash's bash, which Qwen Code runs inside Git Bash.
+	Cmd
+)
 
 // A Scope is a file the hooks can go in, by the project's directory.
 type Scope struct {

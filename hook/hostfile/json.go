@@ -293,6 +293,18 @@ func (l *List) Object(i int) (*Object, bool) {
 	return &Object{o: o, indent: indent, doc: l.doc, flat: flatChild(l.flat, *e, len(o.Members))}, true
 }
 
+// Strings are the elements when every one is a string; ok is false else.
+func (l *List) Strings() (out []string, ok bool) {
+	for _, e := range l.a.Elements {
+		s, isString := scalar(e).(string)
+		if !isString {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
 // Append adds v (as Object.Set takes it) as the last element.
 func (l *List) Append(v any) {
 	if n := len(l.a.Elements); n > 0 && !l.flat {

@@ -1,16 +1,57 @@
 package install
 
 import (
+	"runtime"
 	"strings"
+
+	"github.com/loophook/loophook/hook/host"
 )
 
 // The command line a host runs for one of loophook's hooks, and how one a
 // person wrote is recognised as loophook's.
 
+// onWindows: install writes each host's Windows form of the handler
+// (host.Registration.Windows); a variable, so that tests write it anywhere.
+var onWindows = runtime.GOOS == "windows"
+
 // commandLine is the command line a host runs for one of loophook's hooks,
-// speaking that host's protocol.
-func commandLine(bin, command, protocol string) string {
-	return shellQuote(bin) + " " + command + " --protocol " + protocol
+// speaking that host's protocol, as shell reads it.
+func commandLine(shell host.Shell, bin, command, protocol string) string {
+	return program(shell, bin, "") + " " + command + " --protocol " + protocol
+}
+
+// program is bin as shell reads a program's name after prefix, the words a
+// line has before it: PowerShell runs a quoted path only after its call
+// operator, &.
+func program(shell host.Shell, bin, prefix string) string {
+	switch shell {
+	case host.PowerShell:
+		q := "'" + strings.ReplaceAll(bin, "'", "''") + "'"
+		if !strings.HasSuffix(strings.TrimSpace(prefix), "&") {
+			q = "& " + q
+		}
+		return q
+	case host.Cmd:
+		return cmdQuote(bin)
+	}
+	return shellQuote(bin)
+}
+
+// cmdSafe are the bytes a path needs no quotes for in both cmd.exe and
+// bash: no % (cmd.exe expands it), no = or , (cmd.exe splits at them).
+const cmdSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@+:./-"
+
+// cmdQuote writes a Windows path for both cmd.exe and bash: with forward
+// slashes, which both take and bash does not read as escapes; bare when it
+// can be, since the hosts that run cmd.exe /s /c quote a line that holds
+// quotes again (\") before cmd.exe reads it; in double quotes when it has
+// a space.
+func cmdQuote(s string) string {
+	s = strings.ReplaceAll(s, `\`, "/")
+	if s != "" && strings.Trim(s, cmdSafe) == "" {
+		return s
+	}
+	return `"` + s + `"`
 }
 
 // ours recognises the command line of loophook's handler for command: the
@@ -33,7 +74,8 @@ type call struct {
 
 // parseCall takes apart a command line that runs loophook's command: a
 // program named loophook, or bin, after a cd DIR &&, any environment
-// assignments, env or exec. A person may have written it any of these ways.
+// assignments, env or exec, or PowerShell's call operator (&). A person may
+// have written it any of these ways.
 func parseCall(line, bin, command string) (call, bool) {
 	line = strings.TrimSpace(line)
 	words, ok := shellWords(line)
@@ -44,18 +86,23 @@ func parseCall(line, bin, command string) (call, bool) {
 	if len(words) > 3 && words[0].text == "cd" && line[words[2].start:words[2].end] == "&&" {
 		i = 3
 	}
-	for i < len(words) && (isAssignment(line[words[i].start:words[i].end]) || words[i].text == "env" || words[i].text == "exec") {
+	for i < len(words) && (isAssignment(line[words[i].start:words[i].end]) || words[i].text == "env" || words[i].text == "exec" || words[i].text == "&") {
 		i++
 	}
 	if i+1 >= len(words) || words[i+1].text != command {
 		return call{}, false
 	}
-	prog := words[i].text
-	base := prog[strings.LastIndexAny(prog, `/\`)+1:]
-	if base != "loophook" && base != "loophook.exe" && (bin == "" || prog != bin) {
+	if !ourProgram(words[i].text, bin) {
 		return call{}, false
 	}
 	return call{line, words[i], words[i+1:]}, true
+}
+
+// ourProgram reports whether a program named as prog is loophook: one
+// named so, or bin.
+func ourProgram(prog, bin string) bool {
+	base := prog[strings.LastIndexAny(prog, `/\`)+1:]
+	return base == "loophook" || base == "loophook.exe" || bin != "" && prog == bin
 }
 
 // isAssignment reports whether a word, as written, sets an environment
@@ -75,20 +122,20 @@ func isAssignment(raw string) bool {
 	return true
 }
 
-// repointed is a loophook hook's command line run by bin with --protocol
-// protocol: everything else a person wrote (a cd, an environment prefix,
+// repointed is a loophook hook's command line, as shell reads it, run by
+// bin with --protocol protocol: everything else a person wrote (a cd, an environment prefix,
 // flags, their order) stays as written; a --protocol of another value is
 // set, and a missing one added after the command. moved says whether the
 // program changed. A line that is not loophook's becomes loophook's plain
 // one.
-func repointed(line, bin, command, protocol string) (cmd string, moved bool) {
+func repointed(shell host.Shell, line, bin, command, protocol string) (cmd string, moved bool) {
 	c, ok := parseCall(line, bin, command)
 	if !ok {
-		return commandLine(bin, command, protocol), true
+		return commandLine(shell, bin, command, protocol), true
 	}
 	var b strings.Builder
 	b.WriteString(c.line[:c.prog.start])
-	b.WriteString(shellQuote(bin))
+	b.WriteString(program(shell, bin, c.line[:c.prog.start]))
 	at := c.prog.end
 	hasProtocol := false
 	for j := 1; j < len(c.args); j++ {

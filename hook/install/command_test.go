@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loophook/loophook/hook/host"
+
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -204,7 +206,7 @@ func TestLoophookWrittenAnotherWay(t *testing.T) {
 			t.Errorf("parseCall(%q) runs %q, want %q", tc.line, got, tc.prog)
 		}
 	}
-	line, moved := repointed(`cd /srv/app && env X=1 loophook stop --guard-limit 4`, "/opt/lh", "stop", "codex")
+	line, moved := repointed(host.Sh, `cd /srv/app && env X=1 loophook stop --guard-limit 4`, "/opt/lh", "stop", "codex")
 	if want := `cd /srv/app && env X=1 /opt/lh stop --protocol codex --guard-limit 4`; line != want || !moved {
 		t.Errorf("repointed = %q, %v; want %q", line, moved, want)
 	}

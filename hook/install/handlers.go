@@ -22,12 +22,51 @@ type handler struct {
 	key          string
 	group, index int
 	groupPlain   bool
+	// args: the handler is in exec form, key's value the program and
+	// these its arguments.
+	args []string
 }
 
+// command is the handler's command line as sh reads it; an exec form's
+// written as one.
 func (h handler) command() string {
 	s, _ := h.obj.String(h.key)
-	return s
+	if h.args == nil {
+		return s
+	}
+	line := shellQuote(s)
+	for _, a := range h.args {
+		line += " " + shellQuote(a)
+	}
+	return line
 }
+
+// execArgs are a handler's arguments in exec form ("args", Claude Code's),
+// nil when it has none.
+func execArgs(o *hostfile.Object) []string {
+	l, err := o.List("args", "")
+	if err != nil || l == nil {
+		return nil
+	}
+	args, ok := l.Strings()
+	if !ok || args == nil {
+		return nil
+	}
+	return args
+}
+
+// lineShell is the shell that reads the line under a host's first command
+// key, as install writes it: Windows's shell where that is the key
+// Windows runs, else sh; an exec form's line is written as sh's.
+func lineShell(reg *host.Registration) host.Shell {
+	if onWindows && reg.Windows.Key == "" && reg.Windows.Shell != host.Exec {
+		return reg.Windows.Shell
+	}
+	return host.Sh
+}
+
+// execForm reports whether install writes the host's handlers in exec form.
+func execForm(reg *host.Registration) bool { return onWindows && reg.Windows.Shell == host.Exec }
 
 // find lists loophook's handlers for command in an event's list. Anything
 // of another shape is someone else's and is skipped.
@@ -44,12 +83,14 @@ func find(reg *host.Registration, list *hostfile.List, bin, command string) []ha
 				continue
 			}
 			for _, key := range reg.CommandKeys {
-				if o.Has(key) {
-					if s, ok := o.String(key); ok && isOurs(s) {
-						found = append(found, handler{o, key, group, i, plain})
-					}
-					break
+				if !o.Has(key) {
+					continue
 				}
+				h := handler{obj: o, key: key, group: group, index: i, groupPlain: plain, args: execArgs(o)}
+				if s, ok := o.String(key); ok && (h.args == nil && isOurs(s) || h.args != nil && ourProgram(s, bin) && h.args[0] == command) {
+					found = append(found, h)
+				}
+				break
 			}
 		}
 	}
@@ -102,11 +143,23 @@ func remove(reg *host.Registration, list *hostfile.List, found []handler, drop f
 }
 
 // entry is loophook's new entry in an event's list: the handler, in a
-// matcher group of its own where the host groups them.
-func entry(reg *host.Registration, ev host.Event, line string) any {
+// matcher group of its own where the host groups them; on Windows, in the
+// form the host runs there.
+func entry(reg *host.Registration, ev host.Event, bin, protocol string) any {
 	var handler []hostfile.Member
+	line := commandLine(lineShell(reg), bin, ev.Command, protocol)
 	for _, m := range reg.Handler(ev, line) {
 		handler = append(handler, hostfile.Member{Key: m.Key, Value: m.Value})
+		if m.Key != reg.CommandKeys[0] {
+			continue
+		}
+		switch {
+		case execForm(reg):
+			handler[len(handler)-1].Value = bin
+			handler = append(handler, hostfile.Member{Key: "args", Value: []any{ev.Command, "--protocol", protocol}})
+		case onWindows && reg.Windows.Key != "":
+			handler = append(handler, hostfile.Member{Key: reg.Windows.Key, Value: commandLine(reg.Windows.Shell, bin, ev.Command, protocol)})
+		}
 	}
 	if reg.Grouped {
 		return []hostfile.Member{{Key: "hooks", Value: []any{handler}}}
@@ -197,7 +250,8 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 				return nil, nil, err
 			}
 		}
-		want := commandLine(bin, ev.Command, h.Name)
+		shell := lineShell(reg)
+		want := commandLine(shell, bin, ev.Command, h.Name)
 		found := find(reg, list, bin, ev.Command)
 		if len(found) == 0 {
 			if hooks == nil {
@@ -206,7 +260,7 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 			if list == nil {
 				list = hooks.AddList(ev.Name)
 			}
-			list.Append(entry(reg, ev, want))
+			list.Append(entry(reg, ev, bin, h.Name))
 			changes = append(changes, changeAdded(ev.Name))
 			continue
 		}
@@ -214,7 +268,7 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		// a plain one beside it; else the one that needs no change.
 		keep, custom, exact := found[0], -1, -1
 		for i, f := range found {
-			if next, _ := repointed(f.command(), bin, ev.Command, h.Name); custom < 0 && next != want {
+			if next, _ := repointed(shell, f.command(), bin, ev.Command, h.Name); custom < 0 && next != want {
 				custom = i
 			}
 			if exact < 0 && f.command() == want {
@@ -227,20 +281,62 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		case exact >= 0:
 			keep = found[exact]
 		}
-		if cmd, moved := repointed(keep.command(), bin, ev.Command, h.Name); cmd != keep.command() {
-			keep.obj.Set(keep.key, cmd)
+		if cmd, moved := repointed(shell, keep.command(), bin, ev.Command, h.Name); cmd != keep.command() {
+			if keep.args == nil || !setExec(keep, cmd, bin, ev.Command) {
+				keep.obj.Set(keep.key, cmd)
+			}
 			if moved {
 				changes = append(changes, changePointed(ev.Name, bin))
 			} else {
 				changes = append(changes, changeProtocol(h.Name, ev.Name))
 			}
 		}
+		if keep.args == nil && execForm(reg) && setExec(keep, keep.command(), bin, ev.Command) {
+			changes = append(changes, changeExecForm(ev.Name))
+		}
+		if onWindows && reg.Windows.Key != "" {
+			if c := setWindowsKey(reg, keep, bin, ev.Command, h.Name); c != "" {
+				changes = append(changes, c)
+			}
+		}
 		if len(found) > 1 {
-			remove(reg, list, found, func(f handler) bool { return f != keep })
+			remove(reg, list, found, func(f handler) bool { return f.group != keep.group || f.index != keep.index })
 			changes = append(changes, changeCopies(len(found)-1, ev.Name))
 		}
 	}
 	return changes, notes, nil
+}
+
+// setExec writes a handler in exec form from its command line as sh reads
+// it, when the line is the program and its arguments alone (no cd, no
+// environment before it); false, writing nothing, otherwise.
+func setExec(h handler, line, bin, command string) bool {
+	c, ok := parseCall(line, bin, command)
+	if !ok || c.prog.start != 0 {
+		return false
+	}
+	var args []any
+	for _, a := range c.args {
+		args = append(args, a.text)
+	}
+	h.obj.Set(h.key, c.prog.text)
+	h.obj.Set("args", args)
+	return true
+}
+
+// setWindowsKey gives a handler the member its host runs on Windows in
+// place of its command line, loophook's line in that shell's form; the
+// change, "" when there is none.
+func setWindowsKey(reg *host.Registration, h handler, bin, command, protocol string) string {
+	key := reg.Windows.Key
+	want := commandLine(reg.Windows.Shell, bin, command, protocol)
+	if s, ok := h.obj.String(key); ok {
+		if want, _ = repointed(reg.Windows.Shell, s, bin, command, protocol); want == s {
+			return ""
+		}
+	}
+	h.obj.Set(key, want)
+	return changeWindowsKey(key, reg.CommandKeys[0])
 }
 
 // take takes loophook's hooks out of a host's file, and what else install

@@ -17,7 +17,7 @@ import (
 // trust edits and in hook/hostfile's TOML edits.
 var doing = map[string]string{
 	"added": "add", "pointed": "point", "set": "set", "removed": "remove",
-	"trusted": "trust", "withdrew": "withdraw",
+	"trusted": "trust", "withdrew": "withdraw", "wrote": "write",
 }
 
 // planned are the changes as a dry run names them: "add the Stop hook"
@@ -38,6 +38,14 @@ func changeAdded(event string) string { return "added the " + event + " hook" }
 
 func changePointed(event, bin string) string {
 	return fmt.Sprintf("pointed the %s hook at %s", event, bin)
+}
+
+func changeExecForm(event string) string {
+	return "wrote the " + event + " hook in exec form (command and args), which runs without a shell"
+}
+
+func changeWindowsKey(key, of string) string {
+	return "set " + key + ", the " + of + " that runs on Windows"
 }
 
 func changeProtocol(protocol, event string) string {
