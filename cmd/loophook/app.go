@@ -23,6 +23,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// end of the flags, and run the command; "-" asks for every flag.
 		args = append(args[:n-2:n-2], "-", args[n-1])
 	}
+	if completeValue(args, stdout) {
+		return 0
+	}
 	only := commandFor(args)
 	if only != "" && !askedForHelp(args) && !slices.Contains(args, "--generate-bash-completion") {
 		answerHook(hook.Event(only), args[2:], stdin, stdout, stderr)

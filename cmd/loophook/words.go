@@ -62,6 +62,15 @@ const (
 	msgNoJournal      = "no evaluations yet of the loop in %s"
 )
 
+// completion
+const (
+	hintCompletion       = "loophook completion bash"
+	msgCompletionNoShell = "name the shell: %s"
+	msgCompletionShell   = "the shell must be %s, not %q"
+	msgCompletionArgs    = "completion takes one shell, not also %q"
+	msgCompletionTwice   = "--shell %s and %s name two shells"
+)
+
 // accept
 const hintAcceptInvalid = "repair it before you accept its criteria (loophook validate shows where)"
 

@@ -1,4 +1,4 @@
-# bash completion for loophook; load it with: source <(loophook completion --shell bash)
+# bash completion for loophook; load it with: source <(loophook completion bash)
 
 _loophook_bash_autocomplete() {
   if [[ "${COMP_WORDS[0]}" != "source" ]]; then

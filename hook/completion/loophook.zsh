@@ -1,5 +1,5 @@
 #compdef loophook
-# zsh completion for loophook; load it with: source <(loophook completion --shell zsh)
+# zsh completion for loophook; load it with: source <(loophook completion zsh)
 # or save it as _loophook in a directory of $fpath.
 
 _loophook() {
