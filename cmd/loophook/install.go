@@ -66,6 +66,7 @@ func uninstallCommand() *cli.Command {
 			"it created, once empty. What was there before install stays, even a value equal to\n" +
 			"loophook's. An install by a loophook that kept no record is undone by what is recognisably\n" +
 			"loophook's: its hooks, the groups and lists they leave empty, a cap at loophook's value.\n" +
+			"For Pi, uninstall removes loophook's extension file, and nothing else of .pi/extensions.\n" +
 			"uninstall is a person's act: it refuses (exit 2) when an agent host's marker (CLAUDECODE,\n" +
 			"GEMINI_CLI...) is in its environment; --dry-run, which changes nothing, does not.\n\n" +
 			"Examples:\n" +

@@ -264,7 +264,23 @@ func TestRegistrations(t *testing.T) {
 		if r.Default {
 			defaults++
 		}
-		if len(r.Scopes) == 0 || len(r.Events) == 0 || len(r.CommandKeys) == 0 || h.Help == "" || len(h.AgentEnv) == 0 {
+		if len(r.Scopes) == 0 || len(r.Events) == 0 || h.Help == "" || len(h.AgentEnv) == 0 {
+			t.Errorf("%s: incomplete row", h.Name)
+		}
+		if r.Extension != nil {
+			// An extension runs each command itself, under a limit of its own.
+			ext := string(r.Extension.Bytes("/opt/loophook"))
+			for _, ev := range r.Events {
+				if !strings.Contains(ext, `"`+ev.Command+`", "--protocol", "`+h.Name+`"`) || !strings.Contains(ext, `"`+ev.Name+`"`) {
+					t.Errorf("%s: the extension does not run %s at %s", h.Name, ev.Command, ev.Name)
+				}
+			}
+			if !strings.Contains(ext, "_TIMEOUT_MS = 600000;") || !r.Extension.Ours([]byte(ext)) {
+				t.Errorf("%s: the extension lacks a stop timeout of 10 minutes, or is not recognised as ours", h.Name)
+			}
+			continue
+		}
+		if len(r.CommandKeys) == 0 {
 			t.Errorf("%s: incomplete row", h.Name)
 		}
 		for _, ev := range r.Events {

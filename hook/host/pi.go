@@ -2,7 +2,9 @@ package host
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
+	"path/filepath"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
@@ -49,6 +51,64 @@ var pi = Host{
 	// bash tool's commands and the extension's; a person's shell has
 	// neither. AI_AGENT is any agent's: only its value pi counts.
 	AgentEnv: []string{"PI_CODING_AGENT", "AI_AGENT=pi"},
+	Install: &Registration{
+		Scopes: []Scope{
+			// Read only from the directory pi starts in, never a parent.
+			{"project", inProject(".pi", "extensions", piFile)},
+			{"user", func(string) (string, error) {
+				dir, err := homeDir("PI_CODING_AGENT_DIR", ".pi", "agent")
+				return filepath.Join(dir, "extensions", piFile), err
+			}},
+		},
+		Marks:     []string{".pi"},
+		Events:    []Event{{"agent_before_settle", "stop"}, {"session_start", "session-start"}},
+		Extension: &Extension{Bytes: piExtension, Ours: piOurs},
+		Notes: func(scope string, p Project) []string {
+			notes := []string{piNode}
+			if scope == "project" {
+				notes = append(notes, "Pi reads .pi/extensions only in the directory it starts in ("+p.Root+"), not above it: start pi there", piTrust)
+			}
+			return append(notes, piNoCap, piSeeItWork)
+		},
+	},
+	Help: "an extension, .pi/extensions/" + piFile + " of this directory (user:\n" +
+		"~/.pi/agent/extensions/" + piFile + "), that runs loophook at agent_before_settle and\n" +
+		"session_start; Pi has no cap of its own. Needs Node.js 22.19 or later and, in a\n" +
+		"project, the project trusted.",
+}
+
+// piFile is the extension's name in an extensions directory.
+const piFile = "loophook.js"
+
+const (
+	piNode      = "Pi needs Node.js 22.19 or later to run, and so to load the extension"
+	piTrust     = "Pi loads a project's extensions only once the project is trusted: trust it when pi asks (or /trust); headless pi -p skips an untrusted project's extensions without a word, so trust it first, or run pi -p --approve"
+	piNoCap     = "Pi has no cap on continuations: loophook's runaway guard, continuation limit and budgets are the only brake"
+	piSeeItWork = "to see it work: loophook status after a pi -p run shows the loop's iterations"
+)
+
+// piSource is the extension install writes, with LOOPHOOK's path a
+// placeholder (piExtension); the person sees it whole, one file.
+//
+//go:embed pi/loophook.js
+var piSource []byte
+
+// piPlaceholder is the line of piSource that names loophook.
+var piPlaceholder = []byte(`const LOOPHOOK = "/abs/path/loophook";`)
+
+// piExtension is the extension running bin. A JSON string is a JavaScript
+// string literal, whatever bin holds: the file always parses (one that does
+// not stops Pi before the prompt).
+func piExtension(bin string) []byte {
+	var quoted bytes.Buffer
+	hook.WriteJSON(&quoted, bin)
+	line := []byte("const LOOPHOOK = " + string(bytes.TrimSpace(quoted.Bytes())) + ";")
+	return bytes.Replace(piSource, piPlaceholder, line, 1)
+}
+
+// piOurs: the extension's first line, whichever loophook wrote it.
+func piOurs(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("// loophook for Pi, written by `loophook install --host pi`"))
 }
 
 // piContinue keeps Pi working: the extension adds Message and asks Pi for

@@ -72,6 +72,21 @@ type Registration struct {
 	Trust func(TrustChange) (*TrustEdit, error)
 	// Notes are what a person must know after an install into scope.
 	Notes func(scope string, p Project) []string
+	// Extension, when set, is a host without command hooks (Pi): each
+	// scope's file is loophook's own extension, written whole, and the
+	// members above that shape handlers in a hooks file go unused.
+	Extension *Extension
+}
+
+// An Extension is a file install writes whole: loophook's program for a
+// host that loads code, not commands.
+type Extension struct {
+	// Bytes is the file, running bin.
+	Bytes func(bin string) []byte
+	// Ours recognises a file an install wrote, whatever loophook it runs,
+	// so that install replaces it and uninstall removes it; any other file
+	// there is a person's.
+	Ours func(data []byte) bool
 }
 
 // Windows is how a host runs loophook's handler on Windows: the shell

@@ -87,7 +87,8 @@ func (p *Plan) Told(dryRun bool) []string {
 	}
 	if !dryRun {
 		for _, e := range []*Edit{&p.File, p.Trust} {
-			if e != nil && e.gone() {
+			// An extension is loophook's whole file: Said says it went.
+			if e != nil && e.gone() && (e != &p.File || p.Host.Install.Extension == nil) {
 				notes = append(notes, noteRemovedFile(shown(e.Path)))
 			}
 		}

@@ -95,6 +95,9 @@ func prepare(r request) (*Plan, error) {
 			return nil, errRecordRead(err)
 		}
 	}
+	if reg.Extension != nil {
+		return prepareExtension(h, r, path, target, data, existed, rec)
+	}
 	doc, err := hostfile.ParseJSON(data, reg.Comments)
 	if err != nil {
 		return nil, errUnreadable(shown(path), err, command)

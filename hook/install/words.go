@@ -17,7 +17,7 @@ import (
 // trust edits and in hook/hostfile's TOML edits.
 var doing = map[string]string{
 	"added": "add", "pointed": "point", "set": "set", "removed": "remove",
-	"trusted": "trust", "withdrew": "withdraw", "wrote": "write",
+	"trusted": "trust", "withdrew": "withdraw", "wrote": "write", "rewrote": "rewrite",
 }
 
 // planned are the changes as a dry run names them: "add the Stop hook"
@@ -32,6 +32,21 @@ func planned(changes []string) []string {
 		out[i] = verb + " " + rest
 	}
 	return out
+}
+
+// A host's extension (Pi), written whole.
+const (
+	changeExtensionAdded   = "added loophook's extension"
+	changeExtensionRemoved = "removed loophook's extension"
+)
+
+func changeExtensionRewritten(bin string) string {
+	return "rewrote loophook's extension, to run " + bin
+}
+
+func errNotOurExtension(path, command string) error {
+	return refuse("move it aside, or give it another name, and run loophook "+command+" again",
+		"%s is not loophook's extension (its first line is not the one install writes); nothing changed", path)
 }
 
 func changeAdded(event string) string { return "added the " + event + " hook" }
@@ -86,6 +101,10 @@ func noteCapLeft(cap *host.Setting, value string) string {
 
 func noteCapTheirs(cap *host.Setting, value string) string {
 	return fmt.Sprintf("left %s at %s: it was set before install", cap.Name(), value)
+}
+
+func noteAlsoExtension(path, scope, title, host string) string {
+	return fmt.Sprintf("%s (%s scope) is loophook's extension too, and %s loads both: each stop is answered once, but the session's context is given twice; remove one with loophook uninstall --host %s --scope %s", path, scope, title, host, scope)
 }
 
 func noteAlsoInstalled(path, scope, title string) string {
