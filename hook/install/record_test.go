@@ -63,7 +63,7 @@ func sandbox(t *testing.T) (home, project string) {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	t.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
-	for _, v := range []string{"CLAUDE_CONFIG_DIR", "COPILOT_HOME", "QWEN_HOME", "GEMINI_CLI_HOME", "LOOPHOOK_BIN"} {
+	for _, v := range []string{"CLAUDE_CONFIG_DIR", "COPILOT_HOME", "QWEN_HOME", "GEMINI_CLI_HOME", "PI_CODING_AGENT_DIR", "LOOPHOOK_BIN"} {
 		t.Setenv(v, "")
 		os.Unsetenv(v)
 	}
@@ -88,6 +88,10 @@ func installed(t *testing.T, h host.Host, scope, project string, uninstall bool)
 // host: none, {}, an empty env, the block cap at loophook's own value, and
 // a lived-in file with an empty "hooks".
 func personsFiles(reg *host.Registration) map[string]string {
+	if reg.Extension != nil {
+		// The file is loophook's alone: the person's are beside it (mine.js).
+		return map[string]string{"none": "", "lived-in": "export default function (pi) {}\n"}
+	}
 	files := map[string]string{"none": "", "empty": "{}\n"}
 	other := `"model": "x"`
 	if reg.TopKeys != nil {
@@ -129,7 +133,11 @@ func TestUninstallGivesBackEveryByte(t *testing.T) {
 						if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 							t.Fatal(err)
 						}
-						if err := os.WriteFile(path, []byte(files[name]), 0o644); err != nil {
+						at := path
+						if h.Install.Extension != nil {
+							at = filepath.Join(filepath.Dir(path), "mine.js")
+						}
+						if err := os.WriteFile(at, []byte(files[name]), 0o644); err != nil {
 							t.Fatal(err)
 						}
 					}
