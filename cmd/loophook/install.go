@@ -21,7 +21,7 @@ func hostFlag() cli.Flag {
 			names[i] = "`" + n + "`" // the placeholder help shows
 		}
 	}
-	return &cli.StringFlag{Name: "host", Usage: "the agent host: " + host.OrList(names) + " (default: the one the project is set up for, else " + def + ")"}
+	return &cli.StringFlag{Name: "host", Usage: "the agent host: " + host.OrList(names) + " (default: " + def + ")"}
 }
 
 var dryRunFlag = &cli.BoolFlag{Name: "dry-run", Usage: "print what the settings file would become, and write nothing"}
@@ -33,7 +33,7 @@ func installCommand() *cli.Command {
 		Description: "Adds loophook's hooks to the host's own file, each running this loophook by its absolute\n" +
 			"path with the host's --protocol, and what the host needs beside them:\n" +
 			host.Help() +
-			"--host defaults to the host whose configuration the project has, else " + install.Default().Name + ".\n" +
+			"--host defaults to " + install.Default().Name + "; other hosts' folders found in the project are named.\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
 			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
 			"kept as written, not added twice; running it again changes nothing.\n" +

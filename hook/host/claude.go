@@ -42,12 +42,18 @@ var claude = Host{
 		BlockCap:   &claudeBlockCap,
 		EveryScope: true,
 		Plugin:     true,
+		Notes:      func(string, Project) []string { return []string{claudeNewSession, claudeSeeItWork} },
 	},
 	Help: "Stop and SessionStart in .claude/settings.json (local: .claude/settings.local.json,\n" +
 		"user: ~/.claude/settings.json), and env." + claudeBlockCap.Key + " = \"" + claudeBlockCap.Value + "\", so that\n" +
 		"the loop's own limits end it, not Claude Code's cap of 8 blocks in a row; a cap set\n" +
 		"to another value, in this file or another scope's, is kept.",
 }
+
+const (
+	claudeNewSession = "Claude Code reads its hooks when a session starts: a session already running may not run them, so start a new one (claude) before you rely on them"
+	claudeSeeItWork  = "to see it work: loophook status after a claude -p run shows the loop's iterations"
+)
 
 // claudeBlockCap raises Claude Code's cap on consecutive Stop blocks (8 by
 // default) so that the loop's own limits end it.

@@ -61,6 +61,9 @@ var codex = Host{
 		Trust:   codexTrust,
 		Notes: func(scope string, p Project) []string {
 			notes := []string{codexNoCap, codexSeeItWork}
+			if p.Trusted {
+				notes = append([]string{codexTrustsProject}, notes...)
+			}
 			if scope == "project" && p.LinkedWorktree {
 				notes = append(notes, codexLinkedWorktree)
 			}
@@ -79,6 +82,7 @@ const codexTimeout = 600
 const (
 	codexNoCap          = "Codex has no cap on continuations: loophook's runaway guard and the loop's limits are the only brake"
 	codexSeeItWork      = "to see it work: codex exec \"...\" prints \"hook: Stop\" on stderr at each stop; nothing there means the hooks were skipped (untrusted or changed: run codex and review them in /hooks)"
+	codexTrustsProject  = "the project's hooks run only in a project Codex trusts, so install trusted it, as codex --trust would: Codex now also loads the project's own configuration and MCP servers (.codex/config.toml); loophook uninstall withdraws that trust, and --scope user needs none"
 	codexLinkedWorktree = "this is a linked git worktree, where Codex runs no project hooks: use --scope user"
 	codexTrustByHand    = "run codex and trust loophook's hooks in /hooks"
 	codexTrusted        = "trusted the project "

@@ -20,10 +20,9 @@ type Registration struct {
 	// (else the current directory, where the host reads it, as Gemini CLI).
 	InWorkTree bool
 	// Marks are project paths that show the host is used there: install
-	// picks the host whose marks the project has.
+	// without --host names those it finds, and installs for the default.
 	Marks []string
-	// Default: the host install picks when the project shows none, or
-	// more than one.
+	// Default: the host install picks when none is named.
 	Default bool
 	// Events are the host's events, each with the loophook command that
 	// answers it.
@@ -160,6 +159,8 @@ type Project struct {
 	Root string
 	// LinkedWorktree: Root is a linked git worktree, whose .git is a file.
 	LinkedWorktree bool
+	// Trusted: install trusted the project in the host's trust file now.
+	Trusted bool
 }
 
 // TrustChange is a change of loophook's handlers in a host's hooks file,

@@ -10,15 +10,14 @@ import (
 
 // Asked is what a person's loophook install or uninstall asks for.
 type Asked struct {
-	Host      string // --host; "" for the host the project is set up for
+	Host      string // --host; "" for the default
 	Named     bool   // --host was given, even empty
 	Scope     string // --scope
 	Uninstall bool
 }
 
 // For plans what a person asked for, from the working directory: the host
-// named, else the one the project is set up for (a note says which it
-// picked), this loophook's path, and a note when the project's token
+// named, else the default (a note names other hosts' folders found), this loophook's path, and a note when the project's token
 // budget is one the host cannot measure. It writes nothing.
 func For(a Asked) (*Plan, error) {
 	wd, err := os.Getwd()
@@ -31,7 +30,11 @@ func For(a Asked) (*Plan, error) {
 			return nil, refuse("", "--host must be %s, not %q", host.OrList(host.InstallableNames()), a.Host)
 		}
 	} else {
-		h, picked = detect(wd)
+		command := "install"
+		if a.Uninstall {
+			command = "uninstall"
+		}
+		h, picked = detect(wd, command)
 	}
 	bin, err := binary()
 	if err != nil {

@@ -56,6 +56,9 @@ type Edit struct {
 	// what the host is called, and what a person can do when the file
 	// cannot be changed: for a trust file
 	title, hint string
+	// trustedProject: a trust file's edit trusts the project, which the
+	// person had not.
+	trustedProject bool
 }
 
 // gone reports whether the edit removes the file: uninstall leaves nothing
@@ -146,7 +149,8 @@ func prepare(r request) (*Plan, error) {
 		p.Notes = append(p.Notes, alsoRun(h, root, r.Bin)...)
 		if reg.Notes != nil {
 			_, linked := state.WorkTreeTop(root)
-			p.Notes = append(p.Notes, reg.Notes(r.Scope, host.Project{Root: root, LinkedWorktree: linked})...)
+			trusted := p.Trust != nil && p.Trust.trustedProject
+			p.Notes = append(p.Notes, reg.Notes(r.Scope, host.Project{Root: root, LinkedWorktree: linked, Trusted: trusted})...)
 		}
 	}
 	return p, nil
@@ -261,6 +265,10 @@ func prepareTrust(h host.Host, r request, root, path string, before, after *host
 		return nil, nil
 	}
 	empty := len(bytes.TrimSpace(out)) == 0
+	trusted := false
+	for _, k := range te.Set {
+		trusted = trusted || k.Marked && slices.Contains(changes, k.Change)
+	}
 	switch {
 	case r.Uninstall && rec != nil:
 		if rec.Trust != nil && rec.Trust.Created && empty {
@@ -274,12 +282,10 @@ func prepareTrust(h host.Host, r request, root, path string, before, after *host
 			t.Created = t.Created || rec.Trust.Created
 			t.Project = rec.Trust.Project
 		}
-		for _, k := range te.Set {
-			t.Project = t.Project || k.Marked && slices.Contains(changes, k.Change)
-		}
+		t.Project = t.Project || trusted
 		rec.Trust = t
 	}
-	return &Edit{Path: te.Path, target: target, Before: data, After: out, Changes: changes, title: h.Title, hint: te.Hint}, nil
+	return &Edit{Path: te.Path, target: target, Before: data, After: out, Changes: changes, title: h.Title, hint: te.Hint, trustedProject: trusted && !r.Uninstall}, nil
 }
 
 // scopeFile is another scope's file, as read.
@@ -408,30 +414,30 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// detect is the host whose configuration the project in wd has, and a
-// note saying which it picked; the default host when there is none, or
-// more than one.
-func detect(wd string) (host.Host, string) {
-	var found []host.Host
-	var seen []string
+// detect is the host install picks when none is named: the default
+// (Claude Code), whatever folders the project has, and a note naming the
+// other hosts' folders found, so that a .gemini/GEMINI.md never silently
+// sends the hooks elsewhere. command is install or uninstall.
+func detect(wd, command string) (host.Host, string) {
+	def := Default()
+	var seen, names []string
 	for _, h := range host.Installable() {
+		if h.Name == def.Name {
+			continue
+		}
 		dir := projectDir(h, wd)
 		for _, m := range h.Install.Marks {
 			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(m))); err == nil {
-				found = append(found, h)
 				seen = append(seen, m)
+				names = append(names, h.Name)
 				break
 			}
 		}
 	}
-	def := Default()
-	switch {
-	case len(found) == 0, len(found) == 1 && found[0].Name == def.Name:
-		return def, "" // what loophook always did
-	case len(found) == 1:
-		return found[0], noteHostFound(found[0].Name, seen[0])
+	if len(seen) == 0 {
+		return def, ""
 	}
-	return def, noteHostDefault(def.Name, seen)
+	return def, noteOtherHosts(def.Name, command, seen, names)
 }
 
 // Default is the host install picks when the project shows none.

@@ -115,12 +115,16 @@ func noteAlsoRun(path, title, other, otherTitle string) string {
 	return fmt.Sprintf("%s has loophook's hooks too, and %s runs those as well: each stop is evaluated twice (remove them with loophook uninstall --host %s if this project is not used with %s)", path, title, other, otherTitle)
 }
 
-func noteHostFound(host, mark string) string {
-	return fmt.Sprintf("--host %s, since this project has %s (choose another with --host)", host, mark)
-}
-
-func noteHostDefault(host string, marks []string) string {
-	return fmt.Sprintf("--host %s: this project has %s, more than one host's configuration (choose one with --host)", host, strings.Join(marks, ", "))
+func noteOtherHosts(def, command string, marks, hosts []string) string {
+	var runs []string
+	for _, h := range hosts {
+		runs = append(runs, "--host "+h)
+	}
+	those := "that host"
+	if len(hosts) > 1 {
+		those = "those hosts"
+	}
+	return fmt.Sprintf("--host %s, the default: this project also has %s; for %s, run loophook %s %s", def, strings.Join(marks, ", "), those, command, strings.Join(runs, " or "))
 }
 
 // What install and uninstall did, or a dry run would do.
