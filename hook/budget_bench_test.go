@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
 
@@ -65,8 +67,12 @@ func BenchmarkBudgetStop(b *testing.B) {
 		b.Run(fmt.Sprintf("transcript=%s", sizeName(size)), func(b *testing.B) {
 			in := budgetProject(b, size)
 			w := host("ok")
-			w.Usage = func(in Input) UsageSource {
-				return UsageSource{Path: in.TranscriptPath, Format: usage.Claude, Await: AwaitReply(in)}
+			w.Usage = func(in Input) usage.Source {
+				// Claude Code's, as hook/host has it.
+				return usage.Source{Path: in.TranscriptPath, Format: usage.Claude, Await: func() bool {
+					text, err := transcript.LastAssistantText(in.TranscriptPath)
+					return err == nil && strings.TrimSpace(text) == strings.TrimSpace(*in.LastAssistantMessage)
+				}}
 			}
 			o := Options{Host: w, Limits: criteria.DefaultLimits()}
 			var out bytes.Buffer

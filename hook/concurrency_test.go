@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/loophook/loophook/internal/file"
 	"io"
 	"os"
 	"os/exec"
@@ -22,6 +21,8 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/memory"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // The tests below run `loophook stop` as separate processes: this test
@@ -175,14 +176,14 @@ func TestConcurrentStops(t *testing.T) {
 					default:
 					}
 					for _, s := range tc.sessions {
-						data, err := os.ReadFile(store.file(s))
+						data, err := os.ReadFile(store.File(s))
 						if err != nil {
 							continue
 						}
-						var m Memory
+						var m memory.Memory
 						if err := json.Unmarshal(data, &m); err != nil {
 							select {
-							case torn <- fmt.Sprintf("%s: %q: %v", store.file(s), data, err):
+							case torn <- fmt.Sprintf("%s: %q: %v", store.File(s), data, err):
 							default:
 							}
 						}
@@ -311,7 +312,7 @@ func TestKilledMidWrite(t *testing.T) {
 	}
 	run()
 	run()
-	good, err := os.ReadFile(store.file("s1"))
+	good, err := os.ReadFile(store.File("s1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,14 +347,14 @@ func TestKilledMidWrite(t *testing.T) {
 	}
 
 	// The torn temporary file is there, and the memory is as it was.
-	tmps, _ := filepath.Glob(store.file("s1") + ".tmp*")
+	tmps, _ := filepath.Glob(store.File("s1") + ".tmp*")
 	if len(tmps) != 1 {
 		t.Fatalf("want one half-written temporary file, got %v", tmps)
 	}
 	if half, _ := os.ReadFile(tmps[0]); json.Valid(half) || len(half) == 0 {
 		t.Fatalf("the temporary file is not half-written: %q", half)
 	}
-	if now, _ := os.ReadFile(store.file("s1")); !bytes.Equal(now, good) {
+	if now, _ := os.ReadFile(store.File("s1")); !bytes.Equal(now, good) {
 		t.Fatalf("memory changed by a killed write: %q, was %q", now, good)
 	}
 	if m, ok, err := store.Read("s1"); !ok || err != nil || m.Unchanged != 1 {

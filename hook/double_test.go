@@ -116,7 +116,7 @@ func TestInstantKeyIsOneStopForAMinute(t *testing.T) {
 	m, _, _ := store.Read("s1")
 	m.Last.At = time.Now().Add(-2 * time.Minute).UnixNano()
 	data, _ := json.Marshal(m)
-	if err := os.WriteFile(store.file("s1"), data, 0o600); err != nil {
+	if err := os.WriteFile(store.File("s1"), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	run()
@@ -138,14 +138,14 @@ func TestStopKey(t *testing.T) {
 	}
 	ms := key(`{"sessionId":"x","timestamp":1795416971865}`)
 	iso := key(`{"session_id":"x","timestamp":"2026-11-23T06:56:11.865Z","hook_event_name":"Stop"}`)
-	if ms != iso || !strings.HasPrefix(ms, instantKey) {
+	if ms != iso || !strings.HasPrefix(ms, "at:") {
 		t.Errorf("one instant, two keys: %s, %s", ms, iso)
 	}
 	if key(`{"session_id":"x","timestamp":1795416971866}`) == ms {
 		t.Error("two instants, one key")
 	}
 	a, b := key(`{"session_id":"x","turn_id":"t","last_assistant_message":"a"}`), key(`{"session_id":"x","turn_id":"t","last_assistant_message":"b"}`)
-	if a == b || !strings.HasPrefix(a, bytesKey) {
+	if a == b || !strings.HasPrefix(a, "in:") {
 		t.Errorf("different inputs without an instant: %s, %s", a, b)
 	}
 	if key(`{"session_id":"x","timestamp":"yesterday"}`) == key(`{"session_id":"x","timestamp":"today"}`) {
@@ -181,7 +181,7 @@ func TestMemoryInCacheWhenNoPermission(t *testing.T) {
 	if !strings.Contains(last, "runaway guard: 3 stops") {
 		t.Errorf("the guard did not count: %s", last)
 	}
-	if _, err := os.Stat(filepath.Join(loop, MemoryDir)); err == nil {
+	if _, err := os.Stat(filepath.Join(loop, ".loophook")); err == nil {
 		t.Error("memory written into a directory the hook may not write")
 	}
 }

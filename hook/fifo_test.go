@@ -21,12 +21,12 @@ import (
 func TestMemoryFIFODoesNotBlock(t *testing.T) {
 	dir := loopDir(t)
 	store := hopeStore(dir)
-	for _, d := range []string{store.Dir, store.Cache} {
+	for _, d := range []string{store.Dir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, p := range []string{store.file("s1"), filepath.Join(store.Cache, contractFile)} {
+	for _, p := range []string{store.File("s1"), filepath.Join(store.Dir, ".contract")} {
 		if err := syscall.Mkfifo(p, 0o644); err != nil {
 			t.Skipf("no named pipes here: %v", err)
 		}
@@ -49,7 +49,7 @@ func TestMemoryFIFODoesNotBlock(t *testing.T) {
 	if !strings.Contains(stderr.String(), "s1.json is not a regular file; the guard counts afresh") {
 		t.Errorf("stderr does not say what is wrong: %s", stderr.String())
 	}
-	for _, p := range []string{store.file("s1"), filepath.Join(store.Cache, contractFile)} {
+	for _, p := range []string{store.File("s1"), filepath.Join(store.Dir, ".contract")} {
 		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 			t.Errorf("%s was not replaced by a regular file: %v %v", p, fi, err)
 		}

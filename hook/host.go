@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/usage"
 )
 
 // A Wire is an agent host's side of one hook call: how its hook input
@@ -28,7 +29,7 @@ type Wire struct {
 	ProjectDir []string
 	// Usage says where the host records the session's token usage; nil
 	// when it records none.
-	Usage func(in Input) UsageSource
+	Usage func(in Input) usage.Source
 	// Tells is the member of an answer, any answer, that the host shows
 	// the person and never the model ("systemMessage"); "" when it has none
 	// or its answers take no extra member.

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loophook/loophook/hook/memory"
 )
 
 // TestEveryHostileAnswer runs the stop hook as a process in each kind of
@@ -28,12 +30,12 @@ func TestEveryHostileAnswer(t *testing.T) {
 		{"memory is a named pipe", func(t *testing.T, dir string) {
 			mem := hopeStore(dir)
 			must(t, os.MkdirAll(mem.Dir, 0o755))
-			must(t, syscall.Mkfifo(mem.file("s1"), 0o600))
+			must(t, syscall.Mkfifo(mem.File("s1"), 0o600))
 		}, nil},
 		{"memory links to /dev/zero", func(t *testing.T, dir string) {
 			mem := hopeStore(dir)
 			must(t, os.MkdirAll(mem.Dir, 0o755))
-			must(t, os.Symlink("/dev/zero", mem.file("s1")))
+			must(t, os.Symlink("/dev/zero", mem.File("s1")))
 		}, nil},
 		{"a file where the memory goes", func(t *testing.T, dir string) {
 			must(t, os.MkdirAll(filepath.Dir(hopeStore(dir).Dir), 0o755))
@@ -42,7 +44,7 @@ func TestEveryHostileAnswer(t *testing.T) {
 		{"the journal links to /dev/zero", func(t *testing.T, dir string) {
 			mem := hopeStore(dir)
 			must(t, os.MkdirAll(mem.Dir, 0o755))
-			must(t, os.Symlink("/dev/zero", filepath.Join(mem.Dir, JournalFile)))
+			must(t, os.Symlink("/dev/zero", filepath.Join(mem.Dir, memory.JournalFile)))
 		}, nil},
 		{"a state that links to /dev/zero", func(t *testing.T, dir string) {
 			must(t, os.Rename(filepath.Join(dir, stateFile), filepath.Join(dir, ".loop", "real.json")))

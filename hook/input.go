@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -27,7 +28,7 @@ type Input struct {
 	Timestamp            int64   // Copilot: the stop's time, epoch ms; 0 unknown
 	MessageID            string  // Droid: the id of the message that ended the turn
 	// StopKey names this stop among the session's, so that a stop that
-	// reaches the hook twice (two registrations) counts once (samestop.go).
+	// reaches the hook twice (two registrations) counts once (hook/memory).
 	StopKey string
 }
 
@@ -62,7 +63,7 @@ func ReadInput(r io.Reader) (Input, error) {
 		return Input{}, err
 	}
 	in := w.Input()
-	in.StopKey = StopKey(data, w.Timestamp)
+	in.StopKey = memory.StopKey(data, w.Timestamp)
 	return in, nil
 }
 

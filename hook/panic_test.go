@@ -2,12 +2,12 @@ package hook
 
 import (
 	"bytes"
-	"github.com/loophook/loophook/internal/file"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // panicReader panics on the first read: a bug as early as it can be.
@@ -45,7 +45,7 @@ func TestPanicHoldingTheMemoryLock(t *testing.T) {
 		return stdout.String(), stderr.String()
 	}
 	stop()
-	good, err := os.ReadFile(store.file("s1"))
+	good, err := os.ReadFile(store.File("s1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPanicHoldingTheMemoryLock(t *testing.T) {
 	}
 	out, errOut := stop()
 	checkRecovered(t, "stop", out, `{"ok":true,"reason":"loophook failed (disk on fire); letting the agent stop"}`, errOut, "disk on fire")
-	if now, _ := os.ReadFile(store.file("s1")); !bytes.Equal(now, good) {
+	if now, _ := os.ReadFile(store.File("s1")); !bytes.Equal(now, good) {
 		t.Fatalf("memory changed by a write that panicked: %q, was %q", now, good)
 	}
 

@@ -8,6 +8,7 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/memory"
 )
 
 // ChecksWithin is the time all checks of one stop stay inside: the hook
@@ -93,4 +94,13 @@ func (p rules) context() string {
 		}
 	}
 	return fmt.Sprintf(contextChecks, strings.Join(names, "; "))
+}
+
+// budget is the budget of the .loophook.json in force; none when no
+// approved version is.
+func (p rules) budget() memory.Budget {
+	if p.inForce.Config != nil {
+		return p.inForce.Config.Budget
+	}
+	return memory.Budget{}
 }

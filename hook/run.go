@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/usage"
 	"github.com/loophook/loophook/internal/file"
@@ -66,9 +66,9 @@ type Result struct {
 	criteria.Verdict
 	Loaded  *state.Loaded // nil when there is no state file
 	Session string
-	Host    string // the host's name: whose session this is
-	Memory  Memory // the session's memory after the evaluation
-	Context string // for a session start: what the agent is told
+	Host    string        // the host's name: whose session this is
+	Memory  memory.Memory // the session's memory after the evaluation
+	Context string        // for a session start: what the agent is told
 	// Budgets are the loop's measured budgets at this evaluation, and
 	// Tokens the tokens counted (nil when none was asked for).
 	Budgets []criteria.Measured
@@ -146,10 +146,10 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	}
 	l := state.Load(found)
 	r.Loaded = l
-	store := StoreFor(found)
+	store := memory.For(found.Path)
 	// A loop a person cancelled with loophook cancel, in a file loophook
 	// does not write, is cancelled while its state stays as it was.
-	if err := store.applyCancel(l, remember); err != nil {
+	if err := store.ApplyCancel(l, remember); err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
 	}
 	e := criteria.Evaluation{
@@ -171,25 +171,25 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			r.Notice = p.notice(in.SessionID)
 		}
 	}
-	key := stopKey(in)
+	key := memory.WithTranscript(in.StopKey, in.TranscriptPath)
 	var contractErr, budgetErr, lostErr error
 	changed, again := true, false
 	budget := p.budget()
-	decide := func(prev Memory, ok bool, lost error) Memory {
+	decide := func(prev memory.Memory, ok bool, lost error) memory.Memory {
 		// Only a stop with stop_hook_active counts anything, so only such
 		// a stop is remembered for a second registration; a turn's first
 		// stop evaluated twice changes nothing, and writes nothing.
-		if remember && ok && in.StopHookActive && prev.Last.sameStop(key, o.Started, time.Now()) {
+		if remember && ok && in.StopHookActive && prev.Last.SameStop(key, o.Started, time.Now()) {
 			// The same stop again: the verdict it was given, nothing
 			// counted twice.
-			r.Verdict, r.Memory, changed, again = prev.Last.verdict(), prev, false, true
+			r.Verdict, r.Memory, changed, again = prev.Last.Verdict(), prev, false, true
 			return prev
 		}
 		// The contract is checked at every stop, whatever the state's
 		// progress: a dropped criterion must never pass unnoticed.
 		e.Removed, r.Removed, contractErr = nil, nil, nil
 		if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
-			var check ContractCheck
+			var check memory.ContractCheck
 			check, contractErr = store.Check(l.Loop, l.Progress, remember, time.Now())
 			e.Removed, r.Began = check.Removed, check.Began
 			r.Removed = check.Removed
@@ -206,22 +206,22 @@ func Evaluate(o Options, in Input, remember bool) Result {
 			}
 		}
 		e.Budgets, r.Tokens = nil, nil
-		if l.Loop != nil && anyBudget(budget) && contractErr == nil {
-			var m Measured
-			m, budgetErr = store.measure(budget, o.Host, in, remember, time.Now())
+		if l.Loop != nil && memory.AnyBudget(budget) && contractErr == nil {
+			var m memory.Measured
+			m, budgetErr = store.Measure(budget, o.usage(in), in.SessionID, remember, time.Now())
 			e.Budgets, r.Tokens = m.Budgets, &m.Tokens
 		}
 		r.Verdict = criteria.Decide(e, o.Limits)
 		r.Budgets = e.Budgets
-		r.Memory = Memory{
-			Seen:          seen(prev.Seen, l.Progress),
+		r.Memory = memory.Memory{
+			Seen:          memory.AddProgress(prev.Seen, l.Progress),
 			Unchanged:     e.Unchanged,
 			Continuations: e.Continuations,
 			Rule:          r.Rule,
 			Last:          prev.Last,
 		}
 		if in.StopHookActive {
-			r.Memory.Last = &Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule, Unfinished: r.Unfinished}
+			r.Memory.Last = &memory.Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule, Unfinished: r.Unfinished}
 		}
 		return r.Memory
 	}
@@ -229,18 +229,18 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	switch {
 	case criteria.OtherSession(l.Session, in.SessionID):
 		// Another session's loop: nothing of this session to remember there.
-		decide(Memory{}, false, nil)
+		decide(memory.Memory{}, false, nil)
 	case remember:
 		err = store.Update(in.SessionID, decide)
 	default:
-		var prev Memory
+		var prev memory.Memory
 		var ok bool
 		prev, ok, err = store.Read(in.SessionID)
 		decide(prev, ok, nil)
 	}
 	if remember && !again && !r.OK && len(r.Budgets) > 0 {
 		// A continuation granted: the turns budget counts it, once.
-		budgetErr = errors.Join(budgetErr, store.countTurn(time.Now()))
+		budgetErr = errors.Join(budgetErr, store.CountTurn(time.Now()))
 	}
 	if remember && r.Rule == criteria.RuleComplete && l.Loop != nil {
 		// The hook let the loop end: so ends its contract.
@@ -257,20 +257,25 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	return r
 }
 
+// usage is where the host records the tokens of the input's session; nil
+// when it records none.
+func (o Options) usage(in Input) *usage.Source {
+	if o.Host.Usage == nil {
+		return nil
+	}
+	src := o.Host.Usage(in)
+	return &src
+}
+
 // journal appends the evaluation to the loop's journal; a journal that
 // cannot be written is noted, and costs nothing else.
-func (o Options) journal(store Store, r Result, l *state.Loaded, in Input, changed bool) {
-	e := Entry{
+func (o Options) journal(store memory.Store, r Result, l *state.Loaded, in Input, changed bool) {
+	e := memory.Entry{
 		Time: time.Now().UTC(), Session: in.SessionID, Host: o.Host.Name, Dialect: l.Dialect.Name,
 		OK: r.OK, Rule: r.Rule, Reason: r.Reason, Fingerprint: l.Progress, Changed: changed, Guard: r.Memory.Unchanged,
 		Budgets: r.Budgets,
 	}
-	err := Journal{Dir: store.Dir}.Append(e)
-	if err != nil && store.Cache != "" && store.Cache != store.Dir {
-		// Where the memory went when its own directory could not be used.
-		err = Journal{Dir: store.Cache}.Append(e)
-	}
-	if err != nil {
+	if err := store.Journal().Append(e); err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
 	}
 }
@@ -288,11 +293,11 @@ func Begin(o Options, in Input) Result {
 		return r
 	}
 	p := o.personRules(in)
-	store := StoreFor(found)
-	if err := store.applyCancel(l, true); err != nil {
+	store := memory.For(found.Path)
+	if err := store.ApplyCancel(l, true); err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
 	}
-	err := store.Update(in.SessionID, func(prev Memory, _ bool, _ error) Memory {
+	err := store.Update(in.SessionID, func(prev memory.Memory, _ bool, _ error) memory.Memory {
 		prev.Unchanged = 0
 		return prev
 	})
@@ -313,10 +318,10 @@ func Begin(o Options, in Input) Result {
 		// Waiting and failed loops too: a resumed agent is told what its
 		// loop waits for, or how it failed.
 		r.Context = criteria.Context(o.display(found.Path, in), l.Loop, o.Limits)
-		if b := p.budget(); anyBudget(b) {
+		if b := p.budget(); memory.AnyBudget(b) {
 			// As the last stop measured them: the transcript is read at
 			// stops only.
-			m, err := store.measure(b, o.Host, Input{}, false, time.Now())
+			m, err := store.Measure(b, o.usage(Input{}), "", false, time.Now())
 			if err != nil {
 				o.note(fmt.Sprintf(noteNote, err))
 			}
@@ -477,32 +482,5 @@ func (o Options) dir(in Input) string {
 // display names the state file for the agent: relative to where it works
 // when the file is below it, else in full.
 func (o Options) display(path string, in Input) string {
-	return Relative(o.dir(in), path)
-}
-
-// Shown names a file for a person: relative to the working directory when
-// it is below it, else in full.
-func Shown(path string) string {
-	wd, _ := os.Getwd()
-	return Relative(wd, path)
-}
-
-// Relative names path relative to dir when it is below dir, else in full;
-// with forward slashes, which on Windows PowerShell, cmd.exe and Git Bash
-// all read, where Git Bash's bash, which agents run there, reads a
-// backslash as an escape.
-func Relative(dir, path string) string {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(rel)
+	return file.Relative(o.dir(in), path)
 }

@@ -1,14 +1,17 @@
 package hook
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
+	"testing"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
-	"github.com/loophook/loophook/schema"
 )
 
 // stateFile is where a hope loop keeps its state.
@@ -54,6 +57,38 @@ type okAnswer struct {
 }
 
 // hopeStore is the store of the hope loop in dir.
-func hopeStore(dir string) Store {
-	return StoreFor(state.Found{Path: filepath.Join(dir, stateFile), Dialect: schema.Hope})
+func hopeStore(dir string) memory.Store {
+	return memory.For(filepath.Join(dir, stateFile))
+}
+
+// TestDamagedContractIsReplaced: a contract file the hook did not write is
+// said on stderr and replaced by the criteria the state lists, which then
+// hold the loop as any contract does.
+func TestDamagedContractIsReplaced(t *testing.T) {
+	dir := loopDir(t)
+	store := hopeStore(dir)
+	if err := os.MkdirAll(store.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	contract := filepath.Join(store.Dir, ".contract")
+	if err := os.WriteFile(contract, []byte("{not the hook's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
+	run := func(session string) (string, string) {
+		var stdout, stderr bytes.Buffer
+		stop(o, strings.NewReader(stopInput(dir, session, false)), &stdout, &stderr)
+		return stdout.String(), stderr.String()
+	}
+	_, errOut := run("s1")
+	if !strings.Contains(errOut, "contract "+contract+" is damaged; the criteria the state lists now become the contract") {
+		t.Errorf("stderr: %q", errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, stateFile), []byte(`{"criteria":[],"iteration":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut := run("s2")
+	if errOut != "" || !strings.Contains(out, "removed from the state") || !strings.Contains(out, `\"tests pass\"`) {
+		t.Errorf("the replaced contract does not hold: %s %s", out, errOut)
+	}
 }

@@ -84,6 +84,7 @@ func params(dir string) testscript.Params {
 			"appendx":  appendx,
 			"tree":     tree,
 			"jsonget":  jsonget,
+			"memdir":   memdir,
 		},
 		Condition: ruleCondition,
 	}

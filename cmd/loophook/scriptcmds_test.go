@@ -6,12 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/memory"
 )
 
 // now sets VAR to the time now, RFC 3339 in UTC, for a transcript line
@@ -96,4 +98,24 @@ func tree(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+}
+
+// memdir sets VAR to the hook's memory directory of the state file FILE
+// in the script's per-user cache, where hook/memory keeps it:
+//
+//	memdir VAR FILE
+func memdir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: memdir VAR FILE")
+	}
+	root := ts.Getenv("XDG_CACHE_HOME")
+	switch {
+	case runtime.GOOS == "darwin":
+		root = filepath.Join(ts.Getenv("HOME"), "Library", "Caches")
+	case runtime.GOOS == "windows":
+		root = ts.Getenv("LocalAppData")
+	case root == "":
+		root = filepath.Join(ts.Getenv("HOME"), ".cache")
+	}
+	ts.Setenv(args[0], memory.DirIn(root, ts.MkAbs(args[1])))
 }

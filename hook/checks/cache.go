@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/loophook/loophook/internal/file"
 	"hash/fnv"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // The cache of a work tree: one directory in the per-user cache, named by

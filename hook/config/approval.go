@@ -3,11 +3,12 @@ package config
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/loophook/loophook/internal/file"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/loophook/loophook/internal/file"
 )
 
 // Approval is a version of a .loophook.json a person approved: its text,

@@ -10,13 +10,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/loophook/loophook/internal/file"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/tailscale/hujson"
 
+	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
 )
 

@@ -3,13 +3,14 @@ package config
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/loophook/loophook/internal/file"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
+
+	"github.com/loophook/loophook/internal/file"
 )
 
 // keepTold is how many sessions the record of what was told remembers.

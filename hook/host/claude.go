@@ -2,6 +2,7 @@ package host
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/transcript"
@@ -81,6 +82,20 @@ func claudeLastMessage(in hook.Input) (string, error) {
 
 // claudeUsage: Claude Code records each message's usage in its transcript,
 // which it writes behind the hook.
-func claudeUsage(in hook.Input) hook.UsageSource {
-	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Claude, Await: hook.AwaitReply(in)}
+func claudeUsage(in hook.Input) usage.Source {
+	return usage.Source{Path: in.TranscriptPath, Format: usage.Claude, Await: awaitReply(in)}
+}
+
+// awaitReply reports whether Claude Code's transcript holds the reply the
+// input names as its last assistant message: Claude Code writes it behind
+// the hook. nil when the input names none.
+func awaitReply(in hook.Input) func() bool {
+	if in.LastAssistantMessage == nil || strings.TrimSpace(*in.LastAssistantMessage) == "" {
+		return nil
+	}
+	return func() bool {
+		text, err := transcript.LastAssistantText(in.TranscriptPath)
+		// Hosts differ in white space at the ends.
+		return err == nil && strings.TrimSpace(text) == strings.TrimSpace(*in.LastAssistantMessage)
+	}
 }

@@ -14,8 +14,10 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/hostfile"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // Codex CLI: hooks.json in the project or $CODEX_HOME, Claude Code's
@@ -109,7 +111,7 @@ func readCodexInput(r io.Reader) (hook.Input, error) {
 	if p := hook.Optional(w.TurnID); p != nil {
 		in.TurnID = *p
 	}
-	in.StopKey = hook.StopKey(data, nil)
+	in.StopKey = memory.StopKey(data, nil)
 	return in, nil
 }
 
@@ -267,9 +269,9 @@ func codexHookIdentity(eventLabel, command string, timeoutSec int) []byte {
 		timeoutSec = codexDefaultTimeout
 	}
 	b := []byte(`{"event_name":`)
-	b = hook.AppendJSONString(b, eventLabel)
+	b = jsontext.AppendString(b, eventLabel)
 	b = append(b, `,"hooks":[{"async":false,"command":`...)
-	b = hook.AppendJSONString(b, command)
+	b = jsontext.AppendString(b, command)
 	b = append(b, `,"timeout":`...)
 	b = strconv.AppendInt(b, int64(timeoutSec), 10)
 	b = append(b, `,"type":"command"}]}`...)
@@ -277,6 +279,6 @@ func codexHookIdentity(eventLabel, command string, timeoutSec int) []byte {
 }
 
 // codexUsage: Codex records a token_usage_record per response in its rollout.
-func codexUsage(in hook.Input) hook.UsageSource {
-	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Codex}
+func codexUsage(in hook.Input) usage.Source {
+	return usage.Source{Path: in.TranscriptPath, Format: usage.Codex}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
@@ -112,7 +113,7 @@ func readCopilotInput(r io.Reader) (hook.Input, error) {
 		in.TranscriptPath = *p
 	}
 	in.Timestamp = epochMillis(w.Timestamp)
-	in.StopKey = hook.StopKey(data, w.Timestamp)
+	in.StopKey = memory.StopKey(data, w.Timestamp)
 	return in, nil
 }
 
@@ -217,8 +218,8 @@ func copilotStop(line []byte, timestamp int64) bool {
 // its events.jsonl.
 // It writes the file behind the hook, as Claude Code does its transcript:
 // the stop's usage is there once the stop's hook.start is.
-func copilotUsage(in hook.Input) hook.UsageSource {
-	src := hook.UsageSource{Path: in.TranscriptPath, Format: usage.Copilot}
+func copilotUsage(in hook.Input) usage.Source {
+	src := usage.Source{Path: in.TranscriptPath, Format: usage.Copilot}
 	if in.Timestamp != 0 && in.TranscriptPath != "" {
 		src.Await = func() bool {
 			found := false

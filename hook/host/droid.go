@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
+	"github.com/loophook/loophook/hook/usage"
 )
 
 // Factory Droid (shared/factory-droid/PROTOCOL.md): Claude Code's Stop and
@@ -108,7 +110,7 @@ func readDroidInput(r io.Reader) (hook.Input, error) {
 		in.MessageID = *p
 	}
 	// No timestamp: two registrations of one stop get the same bytes.
-	in.StopKey = hook.StopKey(data, nil)
+	in.StopKey = memory.StopKey(data, nil)
 	return in, nil
 }
 
@@ -158,9 +160,9 @@ func droidText(id string) transcript.LineParser {
 
 // droidUsage: Factory Droid keeps the session's usage summed in
 // <session id>.settings.json beside the transcript, not in it.
-func droidUsage(in hook.Input) hook.UsageSource {
+func droidUsage(in hook.Input) usage.Source {
 	if in.TranscriptPath == "" {
-		return hook.UsageSource{}
+		return usage.Source{}
 	}
-	return hook.UsageSource{Path: strings.TrimSuffix(in.TranscriptPath, ".jsonl") + ".settings.json", Summed: true}
+	return usage.Source{Path: strings.TrimSuffix(in.TranscriptPath, ".jsonl") + ".settings.json", Summed: true}
 }

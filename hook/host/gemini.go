@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 )
@@ -84,7 +85,7 @@ func readGeminiInput(r io.Reader) (hook.Input, error) {
 	}
 	in := w.Input()
 	in.PromptResponse = hook.Optional(w.PromptResponse)
-	in.StopKey = hook.StopKey(data, w.WireInput.Timestamp)
+	in.StopKey = memory.StopKey(data, w.WireInput.Timestamp)
 	return in, nil
 }
 
@@ -132,6 +133,6 @@ func geminiText(line []byte) (string, bool) {
 }
 
 // geminiUsage: Gemini CLI records a gemini record's tokens in its session file.
-func geminiUsage(in hook.Input) hook.UsageSource {
-	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Gemini}
+func geminiUsage(in hook.Input) usage.Source {
+	return usage.Source{Path: in.TranscriptPath, Format: usage.Gemini}
 }

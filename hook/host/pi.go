@@ -173,6 +173,6 @@ func piText(line []byte) (string, bool) {
 
 // piUsage: Pi records each response's usage in the session file, as it
 // goes.
-func piUsage(in hook.Input) hook.UsageSource {
-	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Pi}
+func piUsage(in hook.Input) usage.Source {
+	return usage.Source{Path: in.TranscriptPath, Format: usage.Pi}
 }

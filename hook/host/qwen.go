@@ -144,6 +144,6 @@ func qwenText(line []byte) (string, bool) {
 
 // qwenUsage: Qwen Code records a qwen-code.api_response telemetry record per
 // response in its transcript.
-func qwenUsage(in hook.Input) hook.UsageSource {
-	return hook.UsageSource{Path: in.TranscriptPath, Format: usage.Qwen}
+func qwenUsage(in hook.Input) usage.Source {
+	return usage.Source{Path: in.TranscriptPath, Format: usage.Qwen}
 }

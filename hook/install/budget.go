@@ -1,11 +1,11 @@
 package install
 
 import (
-	"github.com/loophook/loophook/internal/file"
 	"path/filepath"
 
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // tokensUnrecorded warns, for a host that keeps no record of tokens, when

@@ -7,7 +7,6 @@ package install
 import (
 	"bytes"
 	"errors"
-	"github.com/loophook/loophook/internal/file"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/loophook/loophook/hook/hostfile"
 	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // A request is one install or uninstall.

@@ -8,6 +8,7 @@ import (
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
@@ -53,14 +54,14 @@ func End(found state.Found, now time.Time) (Cancelled, error) {
 	var err error
 	if found.Dialect.Name == schema.Hope.Name {
 		done, err = Cancel(found.Path, now)
-	} else if done.Record, err = hook.CancelLoop(found, now); err != nil {
+	} else if done.Record, err = memory.CancelLoop(found, now); err != nil {
 		err = refuse(hintCancelDialect, errCancelDialect, shown(found.Path), err)
 	}
 	if err != nil {
 		return Cancelled{}, err
 	}
 	done.Path, done.Dialect = found.Path, found.Dialect.Name
-	done.Contract = hook.EndLoop(found)
+	done.Contract = memory.EndLoop(found)
 	return done, nil
 }
 
@@ -71,7 +72,7 @@ type Accepted struct {
 	// with its number of Problems.
 	Loop     *criteria.Loop
 	Problems int
-	Change   hook.ContractChange
+	Change   memory.ContractChange
 	// Uncancel, when set, is why a cancel's record could not be cleared.
 	Uncancel error
 }
@@ -87,7 +88,7 @@ func Accept(found state.Found, now time.Time) (Accepted, error) {
 		}
 		return Accepted{Path: found.Path, Problems: len(l.Problems)}, nil
 	}
-	store := hook.StoreFor(found)
+	store := memory.For(found.Path)
 	change, err := store.Accept(l.Loop, now)
 	if err != nil {
 		return Accepted{}, refuse("", errKeepContract, shown(found.Path), err)

@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/loophook/loophook/internal/file"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
+	"github.com/loophook/loophook/internal/jsontext"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -63,7 +64,7 @@ func Start(dir string, l Loop, force bool) (Started, error) {
 	s := Started{Path: path, Loop: l}
 	// A new loop, a new contract: its criteria are what the person asked for.
 	if loop := schema.Hope.Read(data).Loop; loop != nil {
-		store := hook.StoreFor(state.Found{Path: path, Dialect: schema.Hope})
+		store := memory.For(path)
 		s.Contract = errors.Join(store.Begin(loop, time.Now()), store.Uncancel())
 	}
 	if top, _ := state.WorkTreeTop(dir); top != dir {
@@ -147,15 +148,14 @@ func (c criteriaStatus) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = hook.AppendJSONString(b, name)
+		b = jsontext.AppendString(b, name)
 		b = append(b, ":false"...)
 	}
 	return append(b, '}'), nil
 }
 
-// startLoop writes a new loop's state at path, .loop/state.json, and
-// .loop/.gitignore unless there is one (it is the person's then), all or
-// nothing: when a write fails, what it created goes.
+// startLoop writes a new loop's state at path, .loop/state.json, all or
+// nothing: when the write fails, the directories it created go.
 func startLoop(path string, state []byte, force bool) error {
 	loopPath, name := filepath.Dir(path), filepath.Base(path)
 	if err := refuseLink(loopPath, pointsToDir, initLinkHint); err != nil {
@@ -177,24 +177,13 @@ func startLoop(path string, state []byte, force bool) error {
 		return errOpen(shown(loopPath), err)
 	}
 	defer loop.Close()
-	const ignore = ".gitignore"
-	wroteIgnore := false
 	abandon := func(err error) error {
-		if wroteIgnore {
-			loop.Remove(ignore)
-		}
 		loop.Close() // before undo, which removes the directory it holds
 		undo()
 		return err
 	}
 	if fi, err := loop.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return abandon(errLink(shown(path), initLinkHint(shown(path), pointsToFile)))
-	}
-	if _, err := loop.Lstat(ignore); errors.Is(err, fs.ErrNotExist) {
-		if err := writeIn(loop, ignore, []byte(hook.MemoryDir+"/\n"), 0o644); err != nil {
-			return abandon(errWrite(shown(filepath.Join(loopPath, ignore)), err))
-		}
-		wroteIgnore = true
 	}
 	if err := writeIn(loop, name, state, file.KeptPerm(loop, name, 0o644)); err != nil {
 		return abandon(errWrite(shown(path), err))

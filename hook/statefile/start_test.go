@@ -2,7 +2,6 @@ package statefile
 
 import (
 	"errors"
-	"github.com/loophook/loophook/internal/file"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/refusal"
+	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -33,12 +33,12 @@ func TestNewStatePassesTheSchema(t *testing.T) {
 }
 
 // TestFailedStartLeavesNothing: init writes all or nothing: no .loop, no
-// .gitignore, no temporary file.
+// temporary file.
 func TestFailedStartLeavesNothing(t *testing.T) {
 	defer func(w func(*os.Root, string, []byte, os.FileMode) error) { writeIn = w }(writeIn)
 	calls := 0
 	writeIn = func(dir *os.Root, name string, data []byte, perm os.FileMode) error {
-		if calls++; calls == 2 {
+		if calls++; calls == 1 {
 			return errors.New("disk full")
 		}
 		return file.WriteIn(dir, name, data, perm)

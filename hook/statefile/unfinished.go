@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
@@ -28,7 +28,7 @@ func Unfinished(dir string) (path string, ok bool) {
 	}
 	path = filepath.Join(abs, schema.HopeFile)
 	found := state.Found{Path: path, Dialect: schema.Hope}
-	ended, last, contract, err := hook.StoreFor(found).Ended()
+	ended, last, contract, err := memory.For(found.Path).Ended()
 	if err != nil || (contract && !ended) {
 		return path, true
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/internal/file"
@@ -20,7 +21,7 @@ import (
 // host that last evaluated the session. note is told what could not be
 // read.
 func Look(o hook.Options, found state.Found, session string, note func(error)) Report {
-	mem, seen, err := hook.StoreFor(found).Read(session)
+	mem, seen, err := memory.For(found.Path).Read(session)
 	if err != nil {
 		note(err)
 	}

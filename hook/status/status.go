@@ -10,6 +10,7 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/schema"
 )
@@ -117,7 +118,7 @@ func criteriaOf(r hook.Result) []Criterion {
 
 // reportOf is the report of an evaluation r of the state at path, with the
 // session's memory.
-func reportOf(r hook.Result, lim criteria.Limits, path, session string, mem hook.Memory, seen bool) Report {
+func reportOf(r hook.Result, lim criteria.Limits, path, session string, mem memory.Memory, seen bool) Report {
 	st := Report{
 		SessionSeen: seen,
 		State:       path,
@@ -169,7 +170,7 @@ func reportOf(r hook.Result, lim criteria.Limits, path, session string, mem hook
 	l.Criteria = criteriaOf(r)
 	if s.CancelRecorded {
 		found := state.Found{Path: r.Loaded.Path, Dialect: r.Loaded.Dialect}
-		l.CancelledAt, _ = hook.StoreFor(found).Cancelled(r.Loaded, false)
+		l.CancelledAt, _ = memory.For(found.Path).Cancelled(r.Loaded, false)
 	}
 	st.Loop = l
 	return st
@@ -182,18 +183,15 @@ func Session(found state.Found, stateSession string) (string, error) {
 	if stateSession != "" {
 		return stateSession, nil
 	}
-	session, _, err := hook.StoreFor(found).LatestSession()
+	session, _, err := memory.For(found.Path).LatestSession()
 	return session, err
 }
 
 // lastHost is the protocol of the session's last evaluation in the journal,
 // which tells the host that governs it; "" when none is journalled.
 func lastHost(found state.Found, session string) string {
-	store := hook.StoreFor(found)
-	for _, dir := range []string{store.Dir, store.Cache} {
-		if entries, _ := (hook.Journal{Dir: dir}).Read(session); len(entries) > 0 {
-			return entries[len(entries)-1].Host
-		}
+	if entries, _ := memory.For(found.Path).Journal().Read(session); len(entries) > 0 {
+		return entries[len(entries)-1].Host
 	}
 	return ""
 }

@@ -6,11 +6,12 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/memory"
 )
 
 func TestOfAnInvalidStateHasItsProblemsAndNoLoop(t *testing.T) {
 	r := hook.Result{Verdict: criteria.Verdict{Rule: criteria.RuleUnmet, Reason: "repair it"}}
-	st := reportOf(r, criteria.Limits{GuardLimit: 3}, "state.json", "s1", hook.Memory{Unchanged: 2}, true)
+	st := reportOf(r, criteria.Limits{GuardLimit: 3}, "state.json", "s1", memory.Memory{Unchanged: 2}, true)
 	if st.Valid || st.Loop != nil {
 		t.Errorf("a result without a loop read as valid: %+v", st)
 	}
@@ -20,11 +21,11 @@ func TestOfAnInvalidStateHasItsProblemsAndNoLoop(t *testing.T) {
 }
 
 func TestCheckFailedOnlyWhenACheckDecided(t *testing.T) {
-	entries := []hook.Entry{{Rule: criteria.RuleUnmet}}
+	entries := []memory.Entry{{Rule: criteria.RuleUnmet}}
 	if CheckFailed(entries) {
 		t.Error("CheckFailed with no check-failed entry = true")
 	}
-	if !CheckFailed(append(entries, hook.Entry{Rule: criteria.RuleCheckFailed})) {
+	if !CheckFailed(append(entries, memory.Entry{Rule: criteria.RuleCheckFailed})) {
 		t.Error("CheckFailed with a check-failed entry = false")
 	}
 }

@@ -2,16 +2,16 @@ package status
 
 import (
 	"fmt"
-	"github.com/loophook/loophook/internal/file"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/checks"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/table"
+	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -257,7 +257,7 @@ func (e Eval) WriteText(w io.Writer) error {
 
 // WriteTimeline writes one line an evaluation: the time, the verdict, the
 // rule and its reason, shortened to a line.
-func WriteTimeline(w io.Writer, entries []hook.Entry) error {
+func WriteTimeline(w io.Writer, entries []memory.Entry) error {
 	sessions := map[string]bool{}
 	for _, e := range entries {
 		sessions[e.Session] = true

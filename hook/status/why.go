@@ -4,28 +4,28 @@ import (
 	"slices"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/state"
 )
 
 // Timeline is the last n evaluations of the loop found, of the session
 // named ("" for every session), oldest first; never nil.
-func Timeline(found state.Found, session string, n int) ([]hook.Entry, error) {
-	entries, err := hook.Journal{Dir: hook.StoreFor(found).Dir}.Read(session)
+func Timeline(found state.Found, session string, n int) ([]memory.Entry, error) {
+	entries, err := memory.For(found.Path).Journal().Read(session)
 	if err != nil {
 		return nil, err
 	}
 	if entries == nil {
-		return []hook.Entry{}, nil
+		return []memory.Entry{}, nil
 	}
 	return entries[max(0, len(entries)-n):], nil
 }
 
 // CheckFailed reports whether a check's failure decided one of entries.
-func CheckFailed(entries []hook.Entry) bool {
-	return slices.ContainsFunc(entries, func(e hook.Entry) bool { return e.Rule == criteria.RuleCheckFailed })
+func CheckFailed(entries []memory.Entry) bool {
+	return slices.ContainsFunc(entries, func(e memory.Entry) bool { return e.Rule == criteria.RuleCheckFailed })
 }
 
 // failedChecks are the last results of the checks in force at top whose

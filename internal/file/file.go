@@ -63,19 +63,38 @@ func Shown(path string) string {
 	return Relative(wd, path)
 }
 
-// Relative names path relative to dir when it is below dir, else in full.
+// Relative names path relative to dir when it is below dir, else in full;
+// with forward slashes, which on Windows PowerShell, cmd.exe and Git Bash
+// all read, where Git Bash's bash, which agents run there, reads a
+// backslash as an escape.
 func Relative(dir, path string) string {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return path
+		return filepath.ToSlash(path)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return path
+		return filepath.ToSlash(path)
 	}
 	rel, err := filepath.Rel(dir, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
+		return filepath.ToSlash(abs)
 	}
-	return rel
+	return filepath.ToSlash(rel)
+}
+
+// Physical is path made absolute with the symbolic links of its directory
+// resolved, its last element kept as named: a person in a shell reached
+// through a link and a host that names the physical directory mean one
+// place, while a link put in the file's place is not followed to another
+// file's key. A directory that cannot be resolved is kept as it is.
+func Physical(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	dir, name := filepath.Split(path)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return filepath.Join(real, name)
+	}
+	return path
 }

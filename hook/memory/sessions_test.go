@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 )
 
 func TestLatestSession(t *testing.T) {
-	s := Store{Dir: filepath.Join(t.TempDir(), MemoryDir)}
+	s := Store{Dir: filepath.Join(t.TempDir(), "store")}
 	if session, ok, err := s.LatestSession(); session != "" || ok || err != nil {
 		t.Errorf("LatestSession of no store = %q, %v, %v", session, ok, err)
 	}
@@ -22,7 +22,7 @@ func TestLatestSession(t *testing.T) {
 		if err := s.Update(session, func(Memory, bool, error) Memory { return Memory{Unchanged: 1, Rule: "unmet"} }); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chtimes(s.file(session), at, at); err != nil {
+		if err := os.Chtimes(s.File(session), at, at); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,14 +1,17 @@
-package hook
+// Package jsontext writes a JSON string as serde_json does, byte for byte:
+// Codex's trust hash of a hook depends on it, and the journal and init
+// write their lines with it.
+package jsontext
 
 import "unicode/utf8"
 
-// AppendJSONString appends s as a JSON string the way serde_json writes one
+// AppendString appends s as a JSON string the way serde_json writes one
 // (Codex's trust hash depends on it, hook/host), which is also valid
 // JSON for Go: only the quote, the backslash and control characters are
 // escaped (no HTML escaping, U+2028 and U+2029 kept as they are), with the
 // short forms \b \f \n \r \t and lower-case \u00XX for the rest. Bytes that
 // are not UTF-8 become U+FFFD, as encoding/json writes them.
-func AppendJSONString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {

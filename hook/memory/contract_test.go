@@ -1,11 +1,7 @@
-package hook
+package memory
 
 import (
-	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +17,7 @@ func loopOf(names ...string) *criteria.Loop {
 }
 
 func contractStore(t *testing.T) Store {
-	return Store{Dir: t.TempDir(), Cache: t.TempDir()}
+	return Store{Dir: t.TempDir()}
 }
 
 // TestContractGrowsUntilTheLoopEnds: every criterion seen while the loop
@@ -83,22 +79,6 @@ func TestContractGrowsUntilTheLoopEnds(t *testing.T) {
 	}
 }
 
-// TestContractIsKeptInTheCache: deleting the project's files does not
-// forget the contract.
-func TestContractIsKeptInTheCache(t *testing.T) {
-	s := contractStore(t)
-	if _, err := s.Check(loopOf("a"), "p1", true, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(s.Cache, contractFile)); err != nil {
-		t.Fatal(err)
-	}
-	os.RemoveAll(s.Dir)
-	if c, _ := s.Check(loopOf("b"), "p2", false, time.Now()); len(c.Removed) != 1 {
-		t.Errorf("removed %q", c.Removed)
-	}
-}
-
 // TestAcceptAndBegin: accept makes the current criteria the contract and
 // keeps when it began; init's Begin starts a new one.
 func TestAcceptAndBegin(t *testing.T) {
@@ -128,42 +108,10 @@ func TestAcceptAndBegin(t *testing.T) {
 	}
 }
 
-// TestDamagedContractIsReplaced: a contract file the hook did not write is
-// said on stderr and replaced by the criteria the state lists, which then
-// hold the loop as any contract does.
-func TestDamagedContractIsReplaced(t *testing.T) {
-	dir := loopDir(t)
-	store := hopeStore(dir)
-	if err := os.MkdirAll(store.Cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	contract := filepath.Join(store.Cache, contractFile)
-	if err := os.WriteFile(contract, []byte("{not the hook's"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
-	run := func(session string) (string, string) {
-		var stdout, stderr bytes.Buffer
-		stop(o, strings.NewReader(stopInput(dir, session, false)), &stdout, &stderr)
-		return stdout.String(), stderr.String()
-	}
-	_, errOut := run("s1")
-	if !strings.Contains(errOut, "contract "+contract+" is damaged; the criteria the state lists now become the contract") {
-		t.Errorf("stderr: %q", errOut)
-	}
-	if err := os.WriteFile(filepath.Join(dir, stateFile), []byte(`{"criteria":[],"iteration":1}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, errOut := run("s2")
-	if errOut != "" || !strings.Contains(out, "removed from the state") || !strings.Contains(out, `\"tests pass\"`) {
-		t.Errorf("the replaced contract does not hold: %s %s", out, errOut)
-	}
-}
-
 // BenchmarkContractCheck10k is the contract check of every stop, on a state
 // of ten thousand criteria that lists its whole contract.
 func BenchmarkContractCheck10k(b *testing.B) {
-	s := Store{Dir: b.TempDir(), Cache: b.TempDir()}
+	s := Store{Dir: b.TempDir()}
 	names := make([]string, 10000)
 	for i := range names {
 		names[i] = fmt.Sprintf("criterion %d: the thing works as the person asked", i)

@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"encoding/json"
@@ -35,7 +35,7 @@ const (
 // and a host that stamped two stops alike must not hold a session for ever.
 const sameStopWindow = time.Minute
 
-// StopKey is a stop's identity for Input.StopKey, from the input's bytes
+// StopKey is a stop's identity for the hook input's StopKey, from the input's bytes
 // and its timestamp field, if any. A timestamp in epoch milliseconds and
 // one as an ISO 8601 string make the same key for the same instant, as
 // Copilot CLI sends one stop to its two registrations. A turn id is no
@@ -67,28 +67,28 @@ func instant(raw json.RawMessage) (int64, bool) {
 	return 0, false
 }
 
-// stopKey is the input's stop key, with the transcript's size and time
-// added to a bytes key when the input names a transcript: a stop that
-// brings the same bytes as the last one, after the host wrote the agent's
-// next message, is another stop.
-func stopKey(in Input) string {
-	if !strings.HasPrefix(in.StopKey, bytesKey) || in.TranscriptPath == "" {
-		return in.StopKey
+// WithTranscript is a stop key with the transcript's size and time added
+// to a bytes key when the input names a transcript: a stop that brings the
+// same bytes as the last one, after the host wrote the agent's next
+// message, is another stop.
+func WithTranscript(key, transcript string) string {
+	if !strings.HasPrefix(key, bytesKey) || transcript == "" {
+		return key
 	}
-	fi, err := os.Stat(in.TranscriptPath)
+	fi, err := os.Stat(transcript)
 	if err != nil || !fi.Mode().IsRegular() {
-		return in.StopKey
+		return key
 	}
-	return fmt.Sprintf("%s%s%d.%d", in.StopKey, transcriptMark, fi.Size(), fi.ModTime().UnixNano())
+	return fmt.Sprintf("%s%s%d.%d", key, transcriptMark, fi.Size(), fi.ModTime().UnixNano())
 }
 
-// sameStop reports whether a stop with this key, whose evaluation began at
+// SameStop reports whether a stop with this key, whose evaluation began at
 // started, is the stop a answered. A key that names one stop (its instant,
 // or its bytes and the transcript as it was) is that stop for a minute. A
 // key of bytes alone is only while the two evaluations ran at once: this
 // one began before a's verdict was given. A host waits for a verdict before
 // the agent can stop again, so two stops never overlap.
-func (a *Answered) sameStop(key string, started, now time.Time) bool {
+func (a *Answered) SameStop(key string, started, now time.Time) bool {
 	if a == nil || key == "" || key != a.Key {
 		return false
 	}
@@ -102,6 +102,7 @@ func (a *Answered) sameStop(key string, started, now time.Time) bool {
 	return started.Before(at)
 }
 
-func (a *Answered) verdict() criteria.Verdict {
+// Verdict is the verdict a gave.
+func (a *Answered) Verdict() criteria.Verdict {
 	return criteria.Verdict{OK: a.OK, Reason: a.Reason, Rule: a.Rule, Unfinished: a.Unfinished}
 }

@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/internal/file"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // JournalFile is the journal's name in the memory directory.
@@ -66,19 +67,19 @@ func (e Entry) appendJSON(b []byte) []byte {
 	b = append(b, `{"time":"`...)
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","session":`...)
-	b = AppendJSONString(b, e.Session)
+	b = jsontext.AppendString(b, e.Session)
 	b = append(b, `,"host":`...)
-	b = AppendJSONString(b, e.Host)
+	b = jsontext.AppendString(b, e.Host)
 	b = append(b, `,"dialect":`...)
-	b = AppendJSONString(b, e.Dialect)
+	b = jsontext.AppendString(b, e.Dialect)
 	b = append(b, `,"ok":`...)
 	b = strconv.AppendBool(b, e.OK)
 	b = append(b, `,"rule":`...)
-	b = AppendJSONString(b, string(e.Rule))
+	b = jsontext.AppendString(b, string(e.Rule))
 	b = append(b, `,"reason":`...)
-	b = AppendJSONString(b, e.Reason)
+	b = jsontext.AppendString(b, e.Reason)
 	b = append(b, `,"fingerprint":`...)
-	b = AppendJSONString(b, e.Fingerprint)
+	b = jsontext.AppendString(b, e.Fingerprint)
 	b = append(b, `,"changed":`...)
 	b = strconv.AppendBool(b, e.Changed)
 	b = append(b, `,"guard":`...)
@@ -90,7 +91,7 @@ func (e Entry) appendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"measure":`...)
-			b = AppendJSONString(b, string(m.Measure))
+			b = jsontext.AppendString(b, string(m.Measure))
 			b = append(b, `,"used":`...)
 			b = strconv.AppendInt(b, m.Used, 10)
 			b = append(b, `,"limit":`...)

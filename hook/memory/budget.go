@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"encoding/json"
@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/config"
-	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
 	"github.com/loophook/loophook/internal/file"
 )
@@ -22,8 +20,8 @@ import (
 // measure for a loop (SPEC section 6); a zero field is no limit.
 type Budget = config.Budget
 
-// anyBudget reports whether the budget sets any limit.
-func anyBudget(b Budget) bool { return b.Tokens > 0 || b.Turns > 0 || b.Duration > 0 }
+// AnyBudget reports whether the budget sets any limit.
+func AnyBudget(b Budget) bool { return b.Tokens > 0 || b.Turns > 0 || b.Duration > 0 }
 
 // budgetFile is the loop's budget record in the store: like the contract,
 // the loop's and not one session's, so it spans sessions.
@@ -78,52 +76,23 @@ type Measured struct {
 	Tokens  usage.Usage // the tokens counted, by kind
 }
 
-// UsageSource says where a host records a session's token usage: a JSON
-// Lines file read incrementally in Format, or a file that keeps the
-// session's sum (Summed).
-type UsageSource struct {
-	Path   string
-	Format usage.Format
-	Summed bool
-	// Await, for a host that writes the file behind the hook, reports
-	// whether the file holds this stop's reply yet; the stop waits for it
-	// up to awaitLimit. nil: the file is up to date when the hook runs.
-	Await func() bool
-}
-
-// AwaitReply is Await for a transcript in Claude Code's format: it holds
-// the reply the input names as its last assistant message. nil when the
-// input names none.
-func AwaitReply(in Input) func() bool {
-	if in.LastAssistantMessage == nil || strings.TrimSpace(*in.LastAssistantMessage) == "" {
-		return nil
-	}
-	return func() bool {
-		text, err := transcript.LastAssistantText(in.TranscriptPath)
-		return err == nil && sameReply(text, *in.LastAssistantMessage)
-	}
-}
-
-// measure measures the loop's budgets for a stop of in: it reads what the
-// host wrote since the last stop, and with remember keeps the cursors.
-// A contract that began since the record was made starts it anew.
-func (s Store) measure(b Budget, host Wire, in Input, remember bool, now time.Time) (Measured, error) {
+// Measure measures the loop's budgets at a stop of session: it reads what
+// the host wrote in src since the last stop, and with remember keeps the
+// cursors. src is nil for a host that records no tokens. A contract that
+// began since the record was made starts it anew.
+func (s Store) Measure(b Budget, src *usage.Source, session string, remember bool, now time.Time) (Measured, error) {
 	var m Measured
-	var src UsageSource
-	if host.Usage != nil {
-		src = host.Usage(in)
-	}
 	err := s.updateBudget(remember, now, func(r *budgetRecord, fresh bool) error {
 		var err error
 		switch {
-		case src.Path != "":
+		case src != nil && src.Path != "":
 			r.Unrecorded = false
 			if b.Tokens > 0 {
-				if err = r.read(src, fresh, now); err != nil {
+				if err = r.read(*src, fresh, now); err != nil {
 					err = fmt.Errorf(usageUnreadable, src.Path, err)
 				}
 			}
-		case host.Usage == nil && in.SessionID != "":
+		case src == nil && session != "":
 			// A stop of a host that records no tokens.
 			r.Unrecorded = true
 		}
@@ -133,8 +102,8 @@ func (s Store) measure(b Budget, host Wire, in Input, remember bool, now time.Ti
 	return m, err
 }
 
-// countTurn counts a stop the hook blocked.
-func (s Store) countTurn(now time.Time) error {
+// CountTurn counts a stop the hook blocked.
+func (s Store) CountTurn(now time.Time) error {
 	return s.updateBudget(true, now, func(r *budgetRecord, _ bool) error {
 		r.Turns++
 		return nil
@@ -158,7 +127,7 @@ func (r *budgetRecord) measured(b Budget, now time.Time) Measured {
 }
 
 // read reads the host's file from where the last stop left it.
-func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
+func (r *budgetRecord) read(src usage.Source, fresh bool, now time.Time) error {
 	i := slices.IndexFunc(r.Sources, func(s usageSource) bool { return s.Path == src.Path })
 	if i < 0 {
 		r.Sources = append(r.Sources, usageSource{Path: src.Path})
@@ -168,7 +137,7 @@ func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
 	s.Read = now.Unix()
 	if src.Summed {
 		data, err := file.Read(src.Path, maxSummed)
-		if absent(err) {
+		if file.Absent(err) {
 			return nil
 		}
 		if err != nil {
@@ -191,7 +160,7 @@ func (r *budgetRecord) read(src UsageSource, fresh bool, now time.Time) error {
 		await(src.Await)
 	}
 	f, fi, err := file.Open(src.Path)
-	if absent(err) {
+	if file.Absent(err) {
 		return nil
 	}
 	if err != nil {
@@ -244,35 +213,16 @@ func await(ready func() bool) {
 // after it was made.
 func (s Store) updateBudget(remember bool, now time.Time, next func(r *budgetRecord, fresh bool) error) error {
 	began, _ := s.Began()
-	dirs := s.dirs()
-	if len(dirs) == 0 {
-		var r budgetRecord
-		return errors.Join(next(&r, true), errors.New(memoryNowhere))
-	}
-	var first error
-	for _, dir := range dirs {
-		err, used := s.updateBudgetIn(dir, began, remember, now, next)
-		if used {
-			return err
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-// updateBudgetIn is updateBudget in one directory; used is false when the
-// directory cannot be used.
-func (s Store) updateBudgetIn(dir string, began time.Time, remember bool, now time.Time, next func(*budgetRecord, bool) error) (err error, used bool) {
-	path := filepath.Join(dir, budgetFile)
-	if remember {
-		if err := s.ensureDir(dir); err != nil {
-			return err, false
+	path := filepath.Join(s.Dir, budgetFile)
+	if remember || s.Dir == "" {
+		if err := s.ensureDir(); err != nil {
+			var r budgetRecord
+			return errors.Join(next(&r, true), err)
 		}
 		unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
 		if err != nil {
-			return fmt.Errorf(memoryNoLock, err), false
+			var r budgetRecord
+			return errors.Join(next(&r, true), fmt.Errorf(memoryNoLock, err))
 		}
 		defer unlock()
 	}
@@ -280,7 +230,7 @@ func (s Store) updateBudgetIn(dir string, began time.Time, remember bool, now ti
 	var note error
 	data, err := file.Read(path, maxMemory)
 	switch {
-	case absent(err):
+	case file.Absent(err):
 	case err != nil:
 		note = fmt.Errorf(budgetUnreadable, path, err)
 	case json.Unmarshal(data, &r) != nil:
@@ -293,16 +243,16 @@ func (s Store) updateBudgetIn(dir string, began time.Time, remember bool, now ti
 	}
 	err = next(&r, fresh)
 	if !remember {
-		return errors.Join(note, err), true
+		return errors.Join(note, err)
 	}
 	out, merr := json.Marshal(r)
 	if merr != nil {
-		return merr, true
+		return merr
 	}
 	if werr := file.WriteUnsynced(path, append(out, '\n'), 0o600); werr != nil {
-		return fmt.Errorf(memoryNoWrite, werr), false
+		return errors.Join(err, fmt.Errorf(memoryNoWrite, werr))
 	}
-	return errors.Join(note, err), true
+	return errors.Join(note, err)
 }
 
 // anew is the record for a contract that began at began (now, when the
@@ -327,19 +277,4 @@ func (r budgetRecord) anew(began, now time.Time) budgetRecord {
 		n.Sources = append(n.Sources, s)
 	}
 	return n
-}
-
-// sameReply reports whether the transcript's text is the reply the input
-// names: hosts differ in white space at the ends.
-func sameReply(transcript, reply string) bool {
-	return strings.TrimSpace(transcript) == strings.TrimSpace(reply)
-}
-
-// budget is the budget of the .loophook.json in force; none when no
-// approved version is.
-func (p rules) budget() Budget {
-	if p.inForce.Config != nil {
-		return p.inForce.Config.Budget
-	}
-	return Budget{}
 }

@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"os"
@@ -29,7 +29,7 @@ func TestCancelRecord(t *testing.T) {
 	}
 	cancelled := func(l *state.Loaded, forget bool) bool {
 		t.Helper()
-		at, err := StoreFor(state.Found{Path: path, Dialect: orchestrator}).Cancelled(l, forget)
+		at, err := For(path).Cancelled(l, forget)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,11 +50,11 @@ func TestCancelRecord(t *testing.T) {
 	if !cancelled(l, true) {
 		t.Fatal("not cancelled after cancel")
 	}
-	if got, _ := StoreFor(state.Found{Path: path, Dialect: orchestrator}).Cancelled(l, false); !got.Equal(at) {
+	if got, _ := For(path).Cancelled(l, false); !got.Equal(at) {
 		t.Errorf("cancelled at %v, want %v", got, at)
 	}
-	store := StoreFor(state.Found{Path: path, Dialect: orchestrator})
-	if err := store.applyCancel(l, false); err != nil || !l.Loop.Inactive() {
+	store := For(path)
+	if err := store.ApplyCancel(l, false); err != nil || !l.Loop.Inactive() {
 		t.Fatalf("applyCancel left the loop %q (%v)", l.Loop.LoopStatus, err)
 	}
 

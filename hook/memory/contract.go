@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"encoding/json"
@@ -107,7 +107,7 @@ func (s Store) EndContract(last string) error {
 // EndLoop ends the contract of the loop found, whose state a person's
 // command has just written (cancel): that state, seen again, forms none.
 func EndLoop(f state.Found) error {
-	return StoreFor(f).EndContract(state.Load(state.Found{Path: f.Path, Dialect: f.Dialect}).Progress)
+	return For(f.Path).EndContract(state.Load(state.Found{Path: f.Path, Dialect: f.Dialect}).Progress)
 }
 
 // Began says when the loop's contract began; false when no contract is
@@ -152,23 +152,10 @@ func (s Store) Begin(l *criteria.Loop, now time.Time) error {
 	})
 }
 
-// contractDirs are where the contract is kept, in order: the per-user
-// cache first, so that deleting files in the project does not forget it,
-// then the store's own directory when the user has no cache.
-func (s Store) contractDirs() []string {
-	var dirs []string
-	for _, d := range []string{s.Cache, s.Dir} {
-		if d != "" && (len(dirs) == 0 || dirs[0] != d) {
-			dirs = append(dirs, d)
-		}
-	}
-	return dirs
-}
-
 // withContract reads the contract and lets next compute the new one,
 // which it writes when next says so; with lock, all of it under the
-// contract's lock in the first directory that can hold it. A contract
-// the hook did not write counts as none, and is replaced.
+// contract's lock. A contract the hook did not write counts as none, and
+// is replaced.
 func (s Store) withContract(lock bool, next func(c Contract, found bool) (Contract, bool)) error {
 	if !lock {
 		c, found, err := s.readContract()
@@ -182,31 +169,18 @@ func (s Store) withContract(lock bool, next func(c Contract, found bool) (Contra
 		next(c, found)
 		return nil
 	}
-	var first error
-	for _, dir := range s.contractDirs() {
-		err := s.withContractIn(dir, next)
-		if err == nil {
-			return nil
-		}
-		if errors.As(err, new(damagedContract)) {
-			return err // replaced: the note says what was there
-		}
-		if first == nil {
-			first = err
-		}
+	err := s.withContractLocked(next)
+	if err != nil && !errors.As(err, new(damagedContract)) {
+		next(Contract{}, false)
 	}
-	if first == nil {
-		first = errors.New(memoryNowhere)
-	}
-	next(Contract{}, false)
-	return first
+	return err // a damaged one was replaced: the note says what was there
 }
 
-func (s Store) withContractIn(dir string, next func(Contract, bool) (Contract, bool)) error {
-	if err := s.ensureDir(dir); err != nil {
+func (s Store) withContractLocked(next func(Contract, bool) (Contract, bool)) error {
+	if err := s.ensureDir(); err != nil {
 		return err
 	}
-	path := filepath.Join(dir, contractFile)
+	path := filepath.Join(s.Dir, contractFile)
 	unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
 	if err != nil {
 		return fmt.Errorf(memoryNoLock, err)
@@ -223,15 +197,12 @@ func (s Store) withContractIn(dir string, next func(Contract, bool) (Contract, b
 	return errors.Join(damaged, writeContract(path, c))
 }
 
-// readContract reads the contract from the first directory that has one.
+// readContract reads the loop's contract.
 func (s Store) readContract() (c Contract, found bool, err error) {
-	for _, dir := range s.contractDirs() {
-		c, found, err = readContractAt(filepath.Join(dir, contractFile))
-		if found || err != nil {
-			return c, found, err
-		}
+	if s.Dir == "" {
+		return Contract{}, false, nil
 	}
-	return Contract{}, false, nil
+	return readContractAt(filepath.Join(s.Dir, contractFile))
 }
 
 // readContractAt reads a contract file; found is false when there is none,
@@ -239,7 +210,7 @@ func (s Store) readContract() (c Contract, found bool, err error) {
 func readContractAt(path string) (c Contract, found bool, err error) {
 	data, err := file.Read(path, state.MaxSize)
 	switch {
-	case absent(err):
+	case file.Absent(err):
 		return c, false, nil
 	case errors.Is(err, file.ErrNotRegular):
 		return c, false, damagedContract{path, contractNotRegular}

@@ -1,10 +1,12 @@
-package hook
+package memory
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/loophook/loophook/internal/file"
 )
 
 // LatestSession names the session whose memory was written last, for a
@@ -14,10 +16,10 @@ import (
 func (s Store) LatestSession() (session string, ok bool, err error) {
 	var newest string
 	var when int64
-	for _, dir := range s.dirs() {
-		entries, err := os.ReadDir(dir)
-		if absent(err) {
-			continue
+	if s.Dir != "" {
+		entries, err := os.ReadDir(s.Dir)
+		if file.Absent(err) {
+			return "", false, nil
 		}
 		if err != nil {
 			return "", false, fmt.Errorf(memoryUnreadable, err)

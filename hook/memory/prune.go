@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"os"
@@ -16,22 +16,18 @@ const (
 	pruneStamp = ".pruned"
 )
 
-// prune drops the memory of sessions unseen for a week from dir, the
-// directory the hook just used, and, when that is in the per-user cache,
+// prune drops the memory of sessions unseen for a week from the store, and
 // the cache's directories of state files unseen for a week. A session's
 // memory file is written at every stop, so its time is when the session
 // was last seen.
-func (s Store) prune(dir string) {
+func (s Store) prune() {
 	now := time.Now()
-	if !due(dir, now) {
+	if !due(s.Dir, now) {
 		return
 	}
-	pruneSessions(dir, now)
-	if dir == s.Cache {
-		root := filepath.Dir(dir)
-		if due(root, now) {
-			pruneStates(root, now)
-		}
+	pruneSessions(s.Dir, now)
+	if root := filepath.Dir(s.Dir); due(root, now) {
+		pruneStates(root, now)
 	}
 }
 

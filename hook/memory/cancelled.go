@@ -1,4 +1,4 @@
-package hook
+package memory
 
 import (
 	"encoding/json"
@@ -36,14 +36,11 @@ func CancelLoop(f state.Found, now time.Time) (string, error) {
 	if l.Loop == nil {
 		return "", fmt.Errorf(cancelInvalid, f.Path)
 	}
-	s := StoreFor(f)
-	if s.Cache == "" {
-		return "", fmt.Errorf(cancelNowhere, s.lost(nil))
+	s := For(f.Path)
+	if err := s.ensureDir(); err != nil {
+		return "", fmt.Errorf(cancelNowhere, err)
 	}
-	if err := s.ensureDir(s.Cache); err != nil {
-		return "", err
-	}
-	path := filepath.Join(s.Cache, cancelledFile)
+	path := filepath.Join(s.Dir, cancelledFile)
 	data, err := json.Marshal(cancelRecord{Progress: l.Progress, At: now.UnixNano()})
 	if err != nil {
 		return "", err
@@ -57,11 +54,11 @@ func CancelLoop(f state.Found, now time.Time) (string, error) {
 // Uncancel forgets a person's cancel of the loop: init and accept start
 // the loop afresh.
 func (s Store) Uncancel() error {
-	if s.Cache == "" {
+	if s.Dir == "" {
 		return nil
 	}
-	err := os.Remove(filepath.Join(s.Cache, cancelledFile))
-	if err != nil && !absent(err) {
+	err := os.Remove(filepath.Join(s.Dir, cancelledFile))
+	if err != nil && !file.Absent(err) {
 		return fmt.Errorf(cancelNoClear, err)
 	}
 	return nil
@@ -72,12 +69,12 @@ func (s Store) Uncancel() error {
 // of another state (the loop went on, or a new one began at that path) is
 // dropped when forget is set, so that it holds no later loop.
 func (s Store) Cancelled(l *state.Loaded, forget bool) (time.Time, error) {
-	if s.Cache == "" {
+	if s.Dir == "" {
 		return time.Time{}, nil
 	}
-	path := filepath.Join(s.Cache, cancelledFile)
+	path := filepath.Join(s.Dir, cancelledFile)
 	data, err := file.Read(path, maxCancelled)
-	if absent(err) {
+	if file.Absent(err) {
 		return time.Time{}, nil
 	}
 	var rec cancelRecord
@@ -96,9 +93,9 @@ func (s Store) Cancelled(l *state.Loaded, forget bool) (time.Time, error) {
 	return time.Time{}, nil
 }
 
-// applyCancel makes the loop loaded cancelled when a person cancelled it
+// ApplyCancel makes the loop loaded cancelled when a person cancelled it
 // with loophook cancel and the state is still as they cancelled it.
-func (s Store) applyCancel(l *state.Loaded, forget bool) error {
+func (s Store) ApplyCancel(l *state.Loaded, forget bool) error {
 	if l.Loop == nil || l.Loop.Inactive() {
 		return nil
 	}

@@ -1,28 +1,22 @@
-package hook
+package memory
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"hash/fnv"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
 
 	"github.com/loophook/loophook/criteria"
-	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/internal/file"
-	"github.com/loophook/loophook/schema"
 )
-
-// MemoryDir is the hook's own directory beside a hope state.
-const MemoryDir = ".loophook"
 
 // cacheName is the hook's directory in the per-user cache.
 const cacheName = "loophook"
@@ -60,55 +54,49 @@ type Answered struct {
 	Unfinished bool `json:"unfinished,omitempty"`
 }
 
-// seen adds a progress fingerprint to a session's list, as its newest.
-func seen(list []string, progress string) []string {
+// AddProgress adds a progress fingerprint to a session's list, as its newest.
+func AddProgress(list []string, progress string) []string {
 	list = slices.DeleteFunc(slices.Clone(list), func(s string) bool { return s == progress })
 	list = append(list, progress)
 	return list[max(0, len(list)-keepProgress):]
 }
 
-// Store is the memory of every session of one loop, one file per session,
-// each written atomically (temp file and rename) under its own file lock,
-// and the loop's contract and journal. Every state file has a store of its
-// own, even beside another in one directory.
+// Store is the memory of one loop (SPEC section 5): a file per session,
+// each written atomically under its own file lock, the loop's contract,
+// budget record, cancel record and journal. It alone decides where they
+// live: in the per-user cache, for every dialect, in a directory named
+// after the state file's physical path, so that nothing the hook counts
+// lives in the project, where the agent writes. Every state file has a
+// store of its own, even beside another in one directory.
 type Store struct {
-	// Dir is where the memory is kept: .loophook/<state file's name>
-	// beside a hope state, else Cache.
-	Dir string
-	// Cache is the per-user cache directory kept for this state file:
-	// where the memory goes when Dir cannot be written. "" when the
-	// user has no cache directory, and NoCache says why.
-	Cache   string
+	// Dir is the state file's directory in the per-user cache; "" when
+	// the user has no cache directory, and NoCache says why.
+	Dir     string
 	NoCache error
 }
 
-// StoreFor returns the store of the state found: beside a hope state, in
-// the per-user cache for the other dialects, whose directories belong to
-// their loop systems.
-func StoreFor(f state.Found) Store {
-	cache, err := cacheFor(f.Path)
-	if f.Dialect.Name == schema.Hope.Name {
-		dir := filepath.Join(filepath.Dir(f.Path), MemoryDir, filepath.Base(f.Path))
-		return Store{Dir: dir, Cache: cache, NoCache: err}
-	}
-	return Store{Dir: cache, Cache: cache, NoCache: err}
-}
-
-// cacheFor is the per-user cache directory of a state file, named by its
-// absolute path (cacheKey).
-func cacheFor(statePath string) (string, error) {
+// For returns the store of the state file at statePath.
+func For(statePath string) Store {
 	root, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf(memoryNoCache, err)
+		return Store{NoCache: fmt.Errorf(memoryNoCache, err)}
 	}
 	if statePath == "" {
-		return "", nil
+		return Store{}
 	}
-	if abs, err := filepath.Abs(statePath); err == nil {
-		statePath = abs
-	}
-	return filepath.Join(root, cacheName, cacheKey(statePath)), nil
+	return Store{Dir: DirIn(root, statePath)}
 }
+
+// DirIn is the store's directory of the state file at statePath under the
+// per-user cache directory root: named after the file's physical path, so
+// that a person in a shell reached through a link and a host that names
+// the physical directory share one memory.
+func DirIn(root, statePath string) string {
+	return filepath.Join(root, cacheName, cacheKey(file.Physical(statePath)))
+}
+
+// Journal is the loop's journal.
+func (s Store) Journal() Journal { return Journal{Dir: s.Dir} }
 
 // maxKey bounds a cache directory's name well below the 255 bytes a file
 // system allows; keepKey is how much of a longer one's end is kept.
@@ -148,20 +136,6 @@ func cacheKey(abs string) string {
 	return fmt.Sprintf("%016x-%s", h.Sum64(), tail)
 }
 
-// dirs are the places to keep memory in, in the order to try them.
-func (s Store) dirs() []string {
-	var dirs []string
-	for _, d := range []string{s.Dir, s.Cache} {
-		if d != "" && !slices.Contains(dirs, d) {
-			dirs = append(dirs, d)
-		}
-	}
-	return dirs
-}
-
-// beside reports whether dir is in the project, beside the state.
-func (s Store) beside(dir string) bool { return dir != s.Cache }
-
 // file is the session's memory file in dir; ids that are not plain names
 // are hashed so that no session id can name a path outside the store.
 func sessionFile(dir, session string) string {
@@ -175,18 +149,16 @@ func sessionFile(dir, session string) string {
 	return filepath.Join(dir, name+".json")
 }
 
-// file is the session's memory file where the hook keeps it first.
-func (s Store) file(session string) string { return sessionFile(s.Dir, session) }
+// File is the session's memory file.
+func (s Store) File(session string) string { return sessionFile(s.Dir, session) }
 
 // Read returns the session's memory without locking, for a person's look;
 // ok is false when there is none or it cannot be read.
 func (s Store) Read(session string) (m Memory, ok bool, err error) {
-	for _, dir := range s.dirs() {
-		if m, ok, err = readMemory(sessionFile(dir, session)); ok || err != nil {
-			return m, ok, err
-		}
+	if s.Dir == "" {
+		return Memory{}, false, nil
 	}
-	return Memory{}, false, nil
+	return readMemory(s.File(session))
 }
 
 // readMemory reads one memory file. It opens only a regular file, without
@@ -194,7 +166,7 @@ func (s Store) Read(session string) (m Memory, ok bool, err error) {
 func readMemory(path string) (m Memory, ok bool, err error) {
 	data, err := file.Read(path, maxMemory)
 	switch {
-	case absent(err):
+	case file.Absent(err):
 		return m, false, nil
 	case errors.Is(err, file.ErrNotRegular):
 		return m, false, fmt.Errorf(memoryNotRegular, path)
@@ -209,56 +181,39 @@ func readMemory(path string) (m Memory, ok bool, err error) {
 	return m, true, nil
 }
 
-// absent reports whether err says there is no such file, or no such
-// directory for it (a file stands where one should be).
-func absent(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-}
-
 // Update reads the session's memory, lets next compute the new one and
 // writes it, all under the session's lock, so that concurrent evaluations of
-// one session count exactly. It keeps the memory in Dir, or in Cache when
-// Dir cannot be written. next always runs, even when no store can be used:
-// then with lost, which says where the memory could not be kept and why,
-// and which Update returns too; otherwise the error only notes what was
-// wrong with the memory found.
+// one session count exactly. next always runs, even when the store cannot
+// be used: then with lost, which says where the memory could not be kept
+// and why, and which Update returns too; otherwise the error only notes
+// what was wrong with the memory found.
 func (s Store) Update(session string, next func(prev Memory, ok bool, lost error) Memory) error {
-	var errs []error
-	for _, dir := range s.dirs() {
-		note, err := s.updateIn(dir, session, func(prev Memory, ok bool) Memory { return next(prev, ok, nil) })
-		if err == nil {
-			s.prune(dir)
-			return note
-		}
-		errs = append(errs, err)
+	note, err := s.update(session, func(prev Memory, ok bool) Memory { return next(prev, ok, nil) })
+	if err == nil {
+		s.prune()
+		return note
 	}
-	lost := s.lost(errs)
+	lost := s.lost(err)
 	next(Memory{}, false, lost)
 	return lost
 }
 
-// lost says why no directory of the store could keep the memory.
-func (s Store) lost(errs []error) error {
-	if s.Cache == "" && s.NoCache != nil {
-		errs = append(errs, s.NoCache)
+// lost says why the store could not keep the memory: err, or that the
+// user has no cache directory.
+func (s Store) lost(err error) error {
+	if s.Dir == "" {
+		return cmp.Or(s.NoCache, errors.New(memoryNowhere))
 	}
-	if len(errs) == 0 {
-		errs = append(errs, errors.New(memoryNowhere))
-	}
-	why := make([]string, len(errs))
-	for i, err := range errs {
-		why[i] = err.Error()
-	}
-	return errors.New(strings.Join(why, memoryAndThen))
+	return err
 }
 
-// updateIn is Update in one directory. err says the directory cannot be
-// used; note says what was wrong with the memory found there.
-func (s Store) updateIn(dir, session string, next func(prev Memory, ok bool) Memory) (note, err error) {
-	if err := s.ensureDir(dir); err != nil {
+// update is Update in the store's directory. err says the directory cannot
+// be used; note says what was wrong with the memory found there.
+func (s Store) update(session string, next func(prev Memory, ok bool) Memory) (note, err error) {
+	if err := s.ensureDir(); err != nil {
 		return nil, err
 	}
-	path := sessionFile(dir, session)
+	path := s.File(session)
 	unlock, err := lockedfile.MutexAt(path + ".lock").Lock()
 	if err != nil {
 		return nil, fmt.Errorf(memoryNoLock, err)
@@ -281,23 +236,18 @@ func (m Memory) equal(o Memory) bool {
 		m.Rule == o.Rule && (m.Last == nil) == (o.Last == nil) && (m.Last == nil || *m.Last == *o.Last)
 }
 
-func (s Store) ensureDir(dir string) error {
-	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+// ensureDir makes the store's directory, the user's alone.
+func (s Store) ensureDir() error {
+	if s.Dir == "" {
+		return s.lost(nil)
+	}
+	if fi, err := os.Stat(s.Dir); err == nil && fi.IsDir() {
 		return nil
 	}
-	perm := fs.FileMode(0o700) // the per-user cache is the user's alone
-	if s.beside(dir) {
-		perm = 0o755
-	}
-	if err := os.MkdirAll(dir, perm); err != nil {
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return fmt.Errorf(memoryNoDir, err)
 	}
-	if !s.beside(dir) {
-		return nil
-	}
-	// Keep the hook's memory, every state file's, out of the project's
-	// commits.
-	return os.WriteFile(filepath.Join(filepath.Dir(dir), ".gitignore"), []byte("*\n"), 0o644)
+	return nil
 }
 
 func writeAtomic(path string, v any) error {
