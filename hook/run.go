@@ -1,6 +1,7 @@
 // Package hook is one evaluation outside the decision: the hook input, the
-// hook's memory, and a verdict rendered in a host's wire. The state file is
-// found and read in hook/state, the transcript's tail in hook/transcript.
+// facts gathered for it, and a verdict rendered in a host's wire. The state
+// file is found and read in hook/state, the loop's memory is hook/memory's,
+// the transcript's tail hook/transcript's.
 package hook
 
 import (

@@ -18,7 +18,7 @@ func statusCommand() *cli.Command {
 		Usage: "show the loop at a glance: criteria, steps, limits, and what the hook would decide",
 		Description: "Prints the spec, the iteration and its limit, each criterion met or not and how it was\n" +
 			"verified, the steps done and left, the stuck count, the runaway guard's count and the\n" +
-			"rule that last decided (from the hook's memory in .loop/.loophook/), and the verdict\n" +
+			"rule that last decided (from the hook's memory in the user cache), and the verdict\n" +
 			"the Stop hook would give now. For another loop system's state (--dialect), its phase or\n" +
 			"stage, what it waits for, the next step and what a resumed agent is told.\n" +
 			"Reads; never writes.\n" +
