@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,6 +68,14 @@ func params(dir string) testscript.Params {
 			env.Setenv("USERPROFILE", filepath.Join(env.WorkDir, ".home"))
 			env.Setenv("LOCALAPPDATA", filepath.Join(env.WorkDir, ".home", ".cache"))
 			env.Setenv("APPDATA", filepath.Join(env.WorkDir, ".home", ".config"))
+			if runtime.GOOS == "windows" {
+				// For the scripts of checks without Git Bash: its sh, and
+				// a PATH without it or git.
+				if sh, err := exec.LookPath("sh"); err == nil {
+					env.Setenv("SH_EXE", sh)
+				}
+				env.Setenv("PATH_NO_SH", pathWithout(env.Getenv("PATH"), "sh.exe", "git.exe"))
+			}
 			// The example states that ship with loophook, read in place.
 			examples, err := filepath.Abs("../../schema/examples")
 			if err != nil {
@@ -88,6 +98,24 @@ func params(dir string) testscript.Params {
 		},
 		Condition: ruleCondition,
 	}
+}
+
+// pathWithout is a PATH list without the directories that hold any of
+// names.
+func pathWithout(path string, names ...string) string {
+	var kept []string
+	for _, dir := range filepath.SplitList(path) {
+		has := false
+		for _, n := range names {
+			if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+				has = true
+			}
+		}
+		if !has {
+			kept = append(kept, dir)
+		}
+	}
+	return strings.Join(kept, string(filepath.ListSeparator))
 }
 
 // ruleCondition is [rule:NAME]: true when criteria decides rule NAME for a

@@ -3,13 +3,50 @@
 package checks
 
 import (
+	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 )
 
-// ownGroup starts the check in a process group of its own, whose id is
-// its pid, so that killGroup reaches every process it starts.
-func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+// group is a check's process group, whose id is its shell's pid: killing
+// it reaches every process the check starts that stays in it.
+type group struct {
+	mu     sync.Mutex
+	pgid   int
+	reaped bool
+}
 
-// killGroup kills the check's whole process group.
-func killGroup(pgid int) { syscall.Kill(-pgid, syscall.SIGKILL) }
+// ownGroup starts the check in a process group of its own.
+func ownGroup(cmd *exec.Cmd) *group {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return &group{}
+}
+
+func (g *group) started(p *os.Process) error {
+	g.pgid = p.Pid
+	return nil
+}
+
+// kill kills the whole group while its leader is not reaped: after that,
+// its id could name another's group.
+func (g *group) kill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.reaped {
+		syscall.Kill(-g.pgid, syscall.SIGKILL)
+	}
+}
+
+// wait waits for the shell, kills what it left in its group while the
+// shell's pid still holds the group's id, and then reaps it.
+func (g *group) wait(cmd *exec.Cmd) error {
+	exited(g.pgid)
+	g.kill()
+	g.mu.Lock()
+	g.reaped = true
+	g.mu.Unlock()
+	return cmd.Wait()
+}
+
+func (g *group) close() {}

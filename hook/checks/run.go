@@ -91,8 +91,9 @@ func (rn Runner) Run(cs []config.Check) []Result {
 
 // run runs one check within limit. Its output, standard output and
 // standard error together, goes through a pipe whose write end only the
-// check's process group holds; after the shell exits, the whole group is
-// killed, so no child it left in the background outlives the run.
+// check's process group (on Windows, its job object) holds; after the
+// shell exits, the whole group is killed, so no child it left in the
+// background outlives the run.
 func run(ch config.Check, top string, limit time.Duration) (r Result) {
 	r = Result{Name: ch.Name, Run: ch.Run, Criterion: ch.Criterion, Exit: -1, At: time.Now().UTC()}
 	out := newRing(MaxOutput)
@@ -111,12 +112,26 @@ func run(ch config.Check, top string, limit time.Duration) (r Result) {
 		r.Err = err.Error()
 		return r
 	}
-	cmd := exec.Command("sh", "-c", ch.Run)
+	sh, err := shell()
+	if err != nil {
+		pw.Close()
+		pr.Close()
+		r.Err = err.Error()
+		return r
+	}
+	cmd := exec.Command(sh, "-c", ch.Run)
 	cmd.Dir = top
 	cmd.Stdin = nil // the null device
 	cmd.Stdout, cmd.Stderr = pw, pw
-	ownGroup(cmd)
+	g := ownGroup(cmd)
+	defer g.close()
 	err = cmd.Start()
+	if err == nil {
+		err = g.started(cmd.Process)
+		if err != nil {
+			cmd.Wait()
+		}
+	}
 	pw.Close()
 	if err != nil {
 		pr.Close()
@@ -136,15 +151,13 @@ func run(ch config.Check, top string, limit time.Duration) (r Result) {
 		pr.Close()
 		close(read)
 	}()
-	pgid := cmd.Process.Pid
 	killed := make(chan struct{})
 	timer := time.AfterFunc(limit, func() {
 		close(killed)
-		killGroup(pgid)
+		g.kill()
 	})
-	err = cmd.Wait()
+	err = g.wait(cmd) // and kills what the shell left behind
 	timer.Stop()
-	killGroup(pgid) // what the shell left behind
 	select {
 	case <-read:
 	case <-time.After(leftOpen):

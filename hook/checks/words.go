@@ -7,6 +7,8 @@ import (
 
 // Every sentence a person or an agent reads from this package.
 
+const noShell = "sh is not on PATH, nor Git for Windows' sh.exe where it installs: install Git for Windows (https://git-scm.com/download/win) or put an sh on PATH"
+
 const outputDropped = "[loophook: the first %d bytes of the output were not kept]"
 
 // Cause says how a check ended: its exit status, its timeout, or why it
