@@ -26,16 +26,25 @@ func acceptCommand() *cli.Command {
 			"accept is a person's act: it refuses (exit 2) unless its standard input is a terminal\n" +
 			"and no agent host's marker (CLAUDECODE, GEMINI_CLI...) is in its environment, so that\n" +
 			"an agent's shell tool cannot accept its own contract. No flag skips this.\n\n" +
+			"accept --revoke withdraws the approval of .loophook.json: the hook no longer obeys it (its\n" +
+			"checks do not run, its budgets do not apply) until a person accepts it again. The loop's\n" +
+			"contract is left as it is. It is a person's act too.\n\n" +
 			"Examples:\n" +
 			"   loophook accept\n" +
+			"   loophook accept --revoke\n" +
 			"   loophook accept --state path/to/.loop/state.json",
-		Flags: []cli.Flag{stateFlag, dirFlag},
+		Flags: []cli.Flag{stateFlag, dirFlag,
+			&cli.BoolFlag{Name: "revoke", Usage: "withdraw the approval of .loophook.json instead: the hook obeys no version of it until the next accept"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fail("name the file with --state FILE", msgNoArguments, "accept")
 			}
 			if err := personOnly("accept", c.App.Reader, os.Getenv); err != nil {
 				return err
+			}
+			if c.Bool("revoke") {
+				return revokeConfig(c.App.ErrWriter, c.String("dir"), c.String("state"))
 			}
 			approved, err := acceptConfig(c.App.ErrWriter, c.String("dir"), c.String("state"))
 			if err != nil {

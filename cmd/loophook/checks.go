@@ -73,3 +73,20 @@ func acceptConfig(w io.Writer, dir, stateFile string) (approved bool, err error)
 	}
 	return !acc.Nothing, nil
 }
+
+// revokeConfig withdraws the approval of the work tree's .loophook.json
+// (accept --revoke), and says what is no longer in force.
+func revokeConfig(w io.Writer, dir, stateFile string) error {
+	top, err := config.TopFor(dir, stateFile)
+	if err != nil {
+		return err
+	}
+	r, err := config.Revoke(top)
+	if err != nil {
+		return fail("", msgRevoke, shown(r.Path), err)
+	}
+	for _, line := range r.Said(shown(r.Path)) {
+		say(w, "", "%s", line)
+	}
+	return nil
+}

@@ -81,5 +81,6 @@ const (
 	msgNoArguments   = "%s takes no arguments"
 	msgNoChecks      = "no approved checks in %s"
 	msgApprove       = "approve %s: %v"
+	msgRevoke        = "withdraw the approval of %s: %v"
 	hintSchemaConfig = "loophook schema --config prints the file's schema"
 )

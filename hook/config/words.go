@@ -17,6 +17,7 @@ const (
 	problemApprovalUnreadable = "read the approval %s: %w"
 	problemApprovalDamaged    = "the approval %s is damaged; run loophook accept again"
 	problemApprovalWrite      = "keep the approval: %w"
+	problemApprovalRemove     = "withdraw the approval: %w"
 	problemApprovedUnreadable = "the approved version cannot be read: %s"
 
 	diffRemoved = "check %s removed (it ran %s)"
@@ -78,4 +79,18 @@ func (a Accepted) Said(path string) []string {
 		line = "%s is approved in its new version"
 	}
 	return append([]string{fmt.Sprintf(line, path)}, a.Changes...)
+}
+
+// Said is what withdrawing an approval did, a line each, naming the file
+// as path.
+func (r Revoked) Said(path string) []string {
+	switch {
+	case r.Withdrawn == nil:
+		return []string{fmt.Sprintf("%s has no approval to withdraw; nothing changed", path)}
+	case r.Withdrawn.None:
+		return []string{fmt.Sprintf("the approval of having no %s is withdrawn; nothing else changed", path)}
+	case !r.Exists:
+		return append([]string{fmt.Sprintf("the approval of %s (now gone) is withdrawn: none of its checks run and none of its budgets apply", path)}, r.Changes...)
+	}
+	return append([]string{fmt.Sprintf("%s is no longer approved: none of its checks run and none of its budgets apply until a person runs loophook accept again", path)}, r.Changes...)
 }
