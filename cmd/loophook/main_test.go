@@ -90,6 +90,8 @@ func params(dir string) testscript.Params {
 			"sleep":    sleep,
 			"genfile":  genfile,
 			"backdate": backdate,
+			"mtime":    mtime,
+			"sparse":   sparse,
 			"now":      now,
 			"appendx":  appendx,
 			"tree":     tree,
@@ -300,4 +302,38 @@ func sleep(ts *testscript.TestScript, neg bool, args []string) {
 	d, err := time.ParseDuration(args[0])
 	ts.Check(err)
 	time.Sleep(d)
+}
+
+// mtime sets files' access and modification times to TIME (RFC 3339), as
+// an agent puts a file's time back after an edit:
+//
+//	mtime 2020-01-01T00:00:00Z FILE...
+func mtime(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mtime TIME FILE...")
+	}
+	when, err := time.Parse(time.RFC3339Nano, args[0])
+	ts.Check(err)
+	for _, name := range args[1:] {
+		ts.Check(os.Chtimes(ts.MkAbs(name), when, when))
+	}
+}
+
+// sparse makes FILE a sparse file of SIZE bytes (8T, 512M...), as
+// truncate -s does: nothing written, no disk used.
+func sparse(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sparse FILE SIZE")
+	}
+	units := map[byte]int64{'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30, 'T': 1 << 40}
+	n, unit := args[1], int64(1)
+	if u, ok := units[n[len(n)-1]]; ok {
+		n, unit = n[:len(n)-1], u
+	}
+	size, err := strconv.ParseInt(n, 10, 64)
+	ts.Check(err)
+	f, err := os.Create(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	ts.Check(f.Truncate(size * unit))
 }

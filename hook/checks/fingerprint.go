@@ -2,6 +2,8 @@ package checks
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"hash"
 	"hash/fnv"
@@ -9,13 +11,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
-// Fingerprint names the state of the work tree at top for the cache: a
-// hash of git's own look at the tree (HEAD, and each changed, staged or
-// untracked file git does not ignore, with its object names) and of the
-// content of every such file as it is now. It is "" outside git, or when
-// git cannot tell: then nothing is reused.
+// Fingerprint names the state of the work tree at top for the cache
+// (SPEC section 6): HEAD, and for every file git does not ignore, tracked
+// or not, in the work tree and in the submodules and nested repositories
+// within it, its path and what lstat says of it (size, modification and
+// change times to the nanosecond, inode, mode). It reads no file's content
+// and trusts none of the index's shortcuts (assume-unchanged,
+// skip-worktree, core.fsmonitor, core.checkStat, core.trustctime): the
+// index only names the tracked files, and a change time, which an
+// unprivileged program cannot set back, tells a file changed and put back.
+// It is "" outside git, or when git cannot list the files: then nothing is
+// reused.
 //
 // The hash is FNV-1a 128: it tells a tree that changed from one that did
 // not; it is no defence against a program crafting collisions, which
@@ -24,105 +34,144 @@ func Fingerprint(top string) string {
 	if _, err := os.Lstat(filepath.Join(top, ".git")); err != nil {
 		return ""
 	}
-	// No optional locks: the hook must not race the agent's own git for
-	// the index.
-	cmd := exec.Command("git", "--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=none")
-	cmd.Dir = top
-	cmd.Env = gitEnv()
-	out, err := cmd.Output()
-	if err != nil {
+	// The file system's clock for change times is coarse (a few
+	// milliseconds): a file changed so close before the look could change
+	// again, after it, under the same change time.
+	f := fingerprint{h: fnv.New128a(), since: time.Now().Add(-racy)}
+	if !f.repo(top, "", 0) {
 		return ""
 	}
-	h := fnv.New128a()
-	h.Write(out)
-	for rec := range records(out) {
-		if path := entryPath(rec); path != "" {
-			h.Write([]byte{0})
-			h.Write([]byte(path))
-			h.Write([]byte{0})
-			content(h, filepath.Join(top, filepath.FromSlash(path)))
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(f.h.Sum(nil))
 }
 
-// gitEnv is the environment without the variables that would point git
-// at another repository than the work tree's own.
-func gitEnv() []string {
-	env := os.Environ()
-	out := env[:0:0]
-	for _, kv := range env {
-		switch {
-		case bytes.HasPrefix([]byte(kv), []byte("GIT_DIR=")),
-			bytes.HasPrefix([]byte(kv), []byte("GIT_WORK_TREE=")),
-			bytes.HasPrefix([]byte(kv), []byte("GIT_INDEX_FILE=")):
+// racy is how long before the look a change time must be for the file to
+// be judged by it alone; git's racy-git rule, with room for file systems
+// that keep whole seconds.
+var racy = 2 * time.Second
+
+// maxRacy is the largest racily changed file whose content is hashed
+// instead; a larger one makes the fingerprint one that is never reused.
+const maxRacy = 1 << 20
+
+// maxNesting bounds the repositories within repositories followed.
+const maxNesting = 16
+
+type fingerprint struct {
+	h     hash.Hash
+	since time.Time
+	buf   []byte
+}
+
+// repo hashes the repository whose work tree is dir (prefix its path from
+// the top), and the repositories within it.
+func (f *fingerprint) repo(dir, prefix string, depth int) bool {
+	if depth > maxNesting {
+		return false
+	}
+	head, files, err := listFiles(dir)
+	if err != nil {
+		return false
+	}
+	f.h.Write([]byte("repo\x00" + prefix + "\x00" + head + "\x00"))
+	for len(files) > 0 {
+		var name []byte
+		name, files, _ = bytes.Cut(files, []byte{0})
+		// A nested repository is listed as its directory, with a slash.
+		name = bytes.TrimSuffix(name, []byte("/"))
+		if len(name) == 0 {
 			continue
 		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-// records are the NUL-separated records of git status -z; a rename's
-// original path, its own record, comes right after it.
-func records(out []byte) func(func([]byte) bool) {
-	return func(yield func([]byte) bool) {
-		for len(out) > 0 {
-			rec, rest, _ := bytes.Cut(out, []byte{0})
-			out = rest
-			if len(rec) > 1 && rec[0] == '2' && rec[1] == ' ' {
-				_, out, _ = bytes.Cut(out, []byte{0}) // the original path
-			}
-			if !yield(rec) {
-				return
-			}
-		}
-	}
-}
-
-// entryPath is the path of a porcelain v2 record that names a file in the
-// work tree: an ordinary, renamed, unmerged or untracked entry.
-func entryPath(rec []byte) string {
-	fields := 0
-	switch {
-	case bytes.HasPrefix(rec, []byte("1 ")):
-		fields = 8
-	case bytes.HasPrefix(rec, []byte("2 ")):
-		fields = 9
-	case bytes.HasPrefix(rec, []byte("u ")):
-		fields = 10
-	case bytes.HasPrefix(rec, []byte("? ")):
-		fields = 1
-	default:
-		return ""
-	}
-	parts := bytes.SplitN(rec, []byte(" "), fields+1)
-	if len(parts) != fields+1 {
-		return ""
-	}
-	return string(parts[fields])
-}
-
-// content hashes what is at path now: a file's bytes, a link's target, or
-// a mark for what is neither or is gone.
-func content(h hash.Hash, path string) {
-	fi, err := os.Lstat(path)
-	switch {
-	case err != nil:
-		h.Write([]byte("gone"))
-	case fi.Mode()&os.ModeSymlink != 0:
-		target, _ := os.Readlink(path)
-		h.Write([]byte("link " + target))
-	case fi.Mode().IsRegular():
-		f, err := os.Open(path)
+		rel := prefix + string(name)
+		path := filepath.Join(dir, filepath.FromSlash(string(name)))
+		fi, err := os.Lstat(path)
+		f.h.Write([]byte(rel))
+		f.h.Write([]byte{0})
 		if err != nil {
-			h.Write([]byte("unreadable"))
-			return
+			f.h.Write([]byte("gone\x00"))
+			continue
 		}
-		defer f.Close()
-		h.Write([]byte("file "))
-		io.Copy(h, f)
-	default:
-		h.Write([]byte("other " + fi.Mode().String()))
+		f.buf = appendStat(f.buf[:0], fi)
+		f.h.Write(f.buf)
+		if fi.IsDir() {
+			// A submodule, or a repository git does not track: its own
+			// files, as its own git lists them.
+			if _, err := os.Lstat(filepath.Join(path, ".git")); err == nil {
+				if !f.repo(path, rel+"/", depth+1) {
+					return false
+				}
+			}
+			continue
+		}
+		if changed(fi).After(f.since) && fi.Mode().IsRegular() {
+			f.content(path, fi.Size())
+		}
 	}
+	return true
+}
+
+// content hashes a racily changed file's bytes; a file too large for
+// that gets a mark of its own, so that this fingerprint is never met
+// again.
+func (f *fingerprint) content(path string, size int64) {
+	if size > maxRacy {
+		var nonce [16]byte
+		rand.Read(nonce[:])
+		f.h.Write([]byte("racy\x00"))
+		f.h.Write(nonce[:])
+		return
+	}
+	f.h.Write([]byte("content\x00"))
+	if fl, err := os.Open(path); err == nil {
+		io.Copy(f.h, io.LimitReader(fl, maxRacy))
+		fl.Close()
+	}
+	f.h.Write([]byte{0})
+}
+
+// appendStat appends what lstat says of a file: size, mode, times and
+// inode.
+func appendStat(b []byte, fi os.FileInfo) []byte {
+	b = binary.LittleEndian.AppendUint64(b, uint64(fi.Size()))
+	b = binary.LittleEndian.AppendUint32(b, uint32(fi.Mode()))
+	b = binary.LittleEndian.AppendUint64(b, uint64(fi.ModTime().UnixNano()))
+	return appendSys(b, fi)
+}
+
+// listFiles runs git in the work tree dir for its HEAD ("" before the
+// first commit) and every file it does not ignore, NUL-separated: those in
+// the index, whatever their flags, and the others. Its own
+// repository only: the variables that would point it elsewhere are
+// dropped, and the settings that would let it answer from a cache or a
+// monitor the agent controls are turned off.
+func listFiles(dir string) (head string, files []byte, err error) {
+	env := gitEnv(dir)
+	rev := exec.Command("git", "rev-parse", "--verify", "--quiet", "HEAD")
+	rev.Dir, rev.Env = dir, env
+	var revOut bytes.Buffer
+	rev.Stdout = &revOut
+	if err := rev.Start(); err != nil {
+		return "", nil, err
+	}
+	ls := exec.Command("git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate", "--full-name")
+	ls.Dir, ls.Env = dir, env
+	files, err = ls.Output()
+	rev.Wait() // exits 1 before the first commit
+	return strings.TrimSpace(revOut.String()), files, err
+}
+
+// gitEnv is the environment for git in the work tree dir: none of the
+// variables that would point git at another repository, index or
+// configuration than the work tree's own.
+func gitEnv(dir string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") {
+			out = append(out, kv)
+		}
+	}
+	return append(out,
+		"GIT_DIR="+filepath.Join(dir, ".git"),
+		"GIT_WORK_TREE="+dir,
+		"GIT_OPTIONAL_LOCKS=0")
 }
