@@ -148,7 +148,7 @@ func reasonUnenforced(why string) string {
 }
 
 func reasonGuard(unchanged int, path string) string {
-	return fmt.Sprintf("runaway guard: %d stops in a row with no new progress in %s; letting the agent stop. Record progress in the state file to keep a loop going", unchanged, path)
+	return fmt.Sprintf("runaway guard: %s in a row with no new progress in %s; letting the agent stop. Record progress in the state file to keep a loop going", count(unchanged, "stop", "stops"), path)
 }
 
 // reasonWorkLeft names the work a runaway leaves undone, after the guard's
@@ -177,7 +177,7 @@ func reasonCheckpoint(l *Loop, lim Limits) string {
 }
 
 func reasonContinuationLimit(n, limit int) string {
-	return fmt.Sprintf("continuation limit: the agent was kept working %d times in a row (limit %d); letting it stop so a person can look. --max-continuations sets the limit", n, limit)
+	return fmt.Sprintf("continuation limit: the agent was kept working %s in a row (limit %d); letting it stop so a person can look. --max-continuations sets the limit", count(n, "time", "times"), limit)
 }
 
 func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int, removed []string) string {
@@ -470,7 +470,7 @@ func Context(path string, s *Loop, lim Limits) string {
 func contextLimits(s *Loop, lim Limits) string {
 	var limits []string
 	if !s.Uncounted {
-		ends := fmt.Sprintf("the loop ends at iteration %s or after %d stuck iterations", number(MaxIterations(s, lim)), lim.StuckLimit)
+		ends := fmt.Sprintf("the loop ends at iteration %s or after %s", number(MaxIterations(s, lim)), count(lim.StuckLimit, "stuck iteration", "stuck iterations"))
 		if b, ok := Budget(s, lim); ok {
 			ends += fmt.Sprintf(", or when cost reaches %s", number(b))
 		}
