@@ -75,6 +75,10 @@ func params(dir string) testscript.Params {
 					env.Setenv("SH_EXE", sh)
 				}
 				env.Setenv("PATH_NO_SH", pathWithout(env.Getenv("PATH"), "sh.exe", "git.exe"))
+				// The work directory spelled otherwise: c:/USERS/..., for
+				// what must key by the directory, not its spelling.
+				w := filepath.ToSlash(env.WorkDir)
+				env.Setenv("WORK_SPELLED_OTHERWISE", strings.ToLower(w[:1])+strings.ToUpper(w[1:]))
 			}
 			// The example states that ship with loophook, read in place.
 			examples, err := filepath.Abs("../../schema/examples")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/hook/refusal"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // State is how a work tree's .loophook.json stands to its approval.
@@ -42,7 +43,7 @@ type InForce struct {
 // fails: what cannot be read becomes Problems, and an approval that
 // cannot be read leaves nothing in force.
 func Load(top string) InForce {
-	f := InForce{Path: filepath.Join(absolute(top), File)}
+	f := InForce{Path: pathIn(top)}
 	data, exists, readErr := readFile(f.Path)
 	a, err := readApproval(f.Path)
 	if err != nil {
@@ -121,7 +122,7 @@ type Accepted struct {
 // person's act of loophook accept; the caller makes sure a person runs it.
 // A file that cannot be read is refused, with its problems.
 func Approve(top string) (Accepted, error) {
-	path := filepath.Join(absolute(top), File)
+	path := pathIn(top)
 	acc := Accepted{Path: path}
 	prev, err := readApproval(path)
 	if err != nil {
@@ -172,11 +173,9 @@ func TopFor(dir, stateFile string) (string, error) {
 	return Top(dir), nil
 }
 
-// absolute is dir made absolute: an approval is keyed by the file's
-// absolute path, however the directory was named.
-func absolute(dir string) string {
-	if abs, err := filepath.Abs(dir); err == nil {
-		return abs
-	}
-	return dir
+// pathIn is the .loophook.json of top, by its physical path: an approval
+// is keyed by the directory, however it was named (a link to it; on
+// Windows, C:\ or c:\, any case, a short name).
+func pathIn(top string) string {
+	return file.Physical(filepath.Join(top, File))
 }

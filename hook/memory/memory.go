@@ -261,9 +261,11 @@ func writeAtomic(path string, v any) error {
 	return nil
 }
 
-// plainName reports whether a session id is safe as a file name as it is.
+// plainName reports whether a session id is safe as a file name as it is:
+// not a Windows device name (CON, NUL, COM1...), which names a device
+// there whatever follows its first dot.
 func plainName(s string) bool {
-	if len(s) > 100 || s[0] == '.' {
+	if len(s) > 100 || s[0] == '.' || device(s) {
 		return false
 	}
 	for _, c := range []byte(s) {
@@ -273,4 +275,16 @@ func plainName(s string) bool {
 		}
 	}
 	return true
+}
+
+// device reports whether name, up to its first dot, is one of Windows's
+// device names, in any case.
+func device(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	switch strings.ToUpper(base) {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	u := strings.ToUpper(base)
+	return len(u) == 4 && (strings.HasPrefix(u, "COM") || strings.HasPrefix(u, "LPT")) && u[3] >= '0' && u[3] <= '9'
 }

@@ -104,3 +104,19 @@ func TestUpdateBrokenLock(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceNamesAreNotFileNames: a session id that is a Windows device
+// name, in any case and with anything after a dot, is hashed like any id
+// that is not a plain name; a name that only begins like one is kept.
+func TestDeviceNamesAreNotFileNames(t *testing.T) {
+	for _, id := range []string{"CON", "nul", "Aux.1", "COM1", "lpt9.x", "PRN"} {
+		if got := filepath.Base(sessionFile("d", id)); got == id+".json" {
+			t.Errorf("session %q is kept in %s", id, got)
+		}
+	}
+	for _, id := range []string{"console", "COM10", "nully", "LPT"} {
+		if got := filepath.Base(sessionFile("d", id)); got != id+".json" {
+			t.Errorf("session %q is kept in %s, want %s.json", id, got, id)
+		}
+	}
+}
