@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 )
 
 // Revoked is what withdrawing an approval did.
@@ -25,7 +24,7 @@ type Revoked struct {
 // is then not approved, as one never accepted. It is a person's act; the
 // caller makes sure a person runs it.
 func Revoke(top string) (Revoked, error) {
-	path := filepath.Join(absolute(top), File)
+	path := pathIn(top)
 	r := Revoked{Path: path}
 	_, r.Exists, _ = readFile(path)
 	a, err := readApproval(path)
