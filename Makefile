@@ -34,7 +34,7 @@ unit:
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 -run 'Concurrent|Killed|Panic|FIFO|Lock|Atomic' ./hook/...
 
-## e2e: the end-to-end suite on the six real hosts at the releases it pins (fetched once, cached)
+## e2e: the end-to-end suite on the seven real hosts at the releases it pins (fetched once, cached)
 e2e:
 	$(GO) test -tags e2e -count=1 -timeout 45m -v ./testscripts/e2e/
 

@@ -319,6 +319,24 @@ func (r *hookRecorder) answers(t *testing.T, name string) []string {
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
+// inputs returns the inputs the command recorded under name got, decoded.
+func (r *hookRecorder) inputs(t *testing.T, name string) []map[string]any {
+	t.Helper()
+	b, ok := readIfAny(t, filepath.Join(r.dir, name+".inputs.jsonl"))
+	if !ok {
+		return nil
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("%s input %q: %v", name, line, err)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
 // shellQuote quotes s as one word for bash.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

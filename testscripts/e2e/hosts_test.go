@@ -188,11 +188,25 @@ func journalRules(t *testing.T, p *project) []string {
 	return rules
 }
 
-// stopAnswer is a Stop answer of loophook's, as recorded.
+// stopAnswer is a Stop answer of loophook's, as recorded: a block, or
+// Pi's continue and message.
 type stopAnswer struct {
 	Decision      string `json:"decision"`
 	Reason        string `json:"reason"`
+	Continue      bool   `json:"continue"`
+	Message       string `json:"message"`
 	SystemMessage string `json:"systemMessage"`
+}
+
+// holds says whether the answer keeps the agent working, and with what.
+func (a stopAnswer) holds() (reason string, ok bool) {
+	switch {
+	case a.Decision == "block" && a.Reason != "":
+		return a.Reason, true
+	case a.Continue && a.Message != "":
+		return a.Message, true
+	}
+	return "", false
 }
 
 // checkHostLoop checks a loop's stops against what the model got: the
@@ -222,13 +236,14 @@ func checkHostLoop(t *testing.T, p *project, rec *hookRecorder, wantRules []stri
 		if i >= len(wantRules) {
 			continue
 		}
+		reason, held := a.holds()
 		switch rule := wantRules[i]; {
 		case !letsGo(rule):
-			if a.Decision != "block" || a.Reason == "" {
+			if !held {
 				t.Errorf("stop %d (%s): answered %s, want a block with a reason", i+1, rule, line)
 			}
-			blocks = append(blocks, a.Reason)
-		case a.Decision != "":
+			blocks = append(blocks, reason)
+		case a.Decision != "" || a.Continue:
 			t.Errorf("stop %d (%s): answered %s, want to let the agent stop", i+1, rule, line)
 		case tells && !strings.HasPrefix(a.SystemMessage, "loophook: "):
 			t.Errorf("stop %d (%s): answered %s, want a systemMessage saying why the loop ended", i+1, rule, line)
@@ -256,7 +271,7 @@ func checkHostLoop(t *testing.T, p *project, rec *hookRecorder, wantRules []stri
 
 // sessionContextOf returns the additionalContext of the n-th (from 1)
 // recorded session-start answer, at the top level (Copilot) or under
-// hookSpecificOutput (Codex, Gemini).
+// hookSpecificOutput (Codex, Gemini), or Pi's message.
 func sessionContextOf(t *testing.T, rec *hookRecorder, n int) string {
 	t.Helper()
 	answers := rec.answers(t, "session-start")
@@ -265,6 +280,7 @@ func sessionContextOf(t *testing.T, rec *hookRecorder, n int) string {
 	}
 	var a struct {
 		AdditionalContext  string `json:"additionalContext"`
+		Message            string `json:"message"` // Pi's
 		HookSpecificOutput struct {
 			HookEventName     string `json:"hookEventName"`
 			AdditionalContext string `json:"additionalContext"`
@@ -273,7 +289,7 @@ func sessionContextOf(t *testing.T, rec *hookRecorder, n int) string {
 	if err := json.Unmarshal([]byte(answers[n-1]), &a); err != nil {
 		t.Fatalf("session start %d: %v: %q", n, err, answers[n-1])
 	}
-	return a.AdditionalContext + a.HookSpecificOutput.AdditionalContext
+	return a.AdditionalContext + a.HookSpecificOutput.AdditionalContext + a.Message
 }
 
 // resumeLoop is the loop of the resume tests: the first run records one

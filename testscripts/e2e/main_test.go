@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 		{copilotSuite.skip, copilotHost},
 		{qwenSuite.skip, qwenSuite.host},
 		{droidSuite.skip, droidSuite.host},
+		{piSuite.skip, piSuite.host},
 	} {
 		if s.skip == "" {
 			continue
