@@ -30,8 +30,8 @@ func installCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "install",
 		Usage: "register loophook's end-of-turn and SessionStart hooks with an agent host: " + host.Titles(),
-		Description: "Adds loophook's hooks to the host's own file, each running this loophook by its absolute\n" +
-			"path with the host's --protocol, and what the host needs beside them:\n" +
+		Description: "Adds loophook's hooks to the host's own file, each running loophook with the host's\n" +
+			"--protocol, and what the host needs beside them:\n" +
 			host.Help() +
 			"--host defaults to " + install.Default().Name + "; other hosts' folders found in the project are named.\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
@@ -40,10 +40,11 @@ func installCommand() *cli.Command {
 			"Files are written atomically; a file that does not read, or is not a regular file, is refused\n" +
 			"and left as it is. A file that is a symbolic link is written where it points.\n\n" +
 			"Scopes: the project is the enclosing git work tree's root, else the current directory, though\n" +
-			"never the home directory. Project files are usually committed, and the hooks name this\n" +
-			"machine's path to loophook: use --scope local (Claude Code, Copilot) to keep them to yourself.\n" +
-			"LOOPHOOK_BIN, when set, is the path written instead of this binary's (for packagers, whose\n" +
-			"binary's real path changes on upgrade, and for tests).\n\n" +
+			"never the home directory. Project files are meant to be committed, so their hooks run\n" +
+			"loophook from PATH, never this machine's path, behind a guard: on a teammate's machine without\n" +
+			"loophook a stop says nothing and a session start tells them once. The local and user scopes\n" +
+			"run this binary by its absolute path. LOOPHOOK_BIN, when set, is the path written instead, in\n" +
+			"every scope (for packagers, whose binary's real path changes on upgrade, and for tests).\n\n" +
 			"Examples:\n" +
 			"   loophook install\n" +
 			"   loophook install --host codex\n" +

@@ -40,6 +40,12 @@ func For(a Asked) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A file meant to be committed names loophook from PATH, unless
+	// LOOPHOOK_BIN names the path to write (committed.go).
+	self, fromPath := bin, a.Scope == committedScope && h.Install.Extension == nil && os.Getenv("LOOPHOOK_BIN") == ""
+	if fromPath {
+		bin = pathProgram
+	}
 	p, err := prepare(request{Host: h, Scope: a.Scope, Wd: wd, Bin: bin, Uninstall: a.Uninstall})
 	if err != nil {
 		return nil, err
@@ -47,6 +53,9 @@ func For(a Asked) (*Plan, error) {
 	p.picked = picked
 	if !a.Uninstall {
 		if n := tokensUnrecorded(h, wd); n != "" {
+			p.Notes = append(p.Notes, n)
+		}
+		if n := pathNote(self); fromPath && n != "" {
 			p.Notes = append(p.Notes, n)
 		}
 	}

@@ -73,8 +73,8 @@ type call struct {
 }
 
 // parseCall takes apart a command line that runs loophook's command: a
-// program named loophook, or bin, after a cd DIR &&, any environment
-// assignments, env or exec, or PowerShell's call operator (&). A person may
+// program named loophook, or bin, after loophook's guard (committed.go), a
+// cd DIR &&, any environment assignments, env or exec, or PowerShell's call operator (&). A person may
 // have written it any of these ways.
 func parseCall(line, bin, command string) (call, bool) {
 	line = strings.TrimSpace(line)
@@ -82,9 +82,9 @@ func parseCall(line, bin, command string) (call, bool) {
 	if !ok {
 		return call{}, false
 	}
-	i := 0
-	if len(words) > 3 && words[0].text == "cd" && line[words[2].start:words[2].end] == "&&" {
-		i = 3
+	i := afterGuard(line, words)
+	if len(words) > i+3 && words[i].text == "cd" && line[words[i+2].start:words[i+2].end] == "&&" {
+		i += 3
 	}
 	for i < len(words) && (isAssignment(line[words[i].start:words[i].end]) || words[i].text == "env" || words[i].text == "exec" || words[i].text == "&") {
 		i++

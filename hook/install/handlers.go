@@ -145,9 +145,9 @@ func remove(reg *host.Registration, list *hostfile.List, found []handler, drop f
 // entry is loophook's new entry in an event's list: the handler, in a
 // matcher group of its own where the host groups them; on Windows, in the
 // form the host runs there.
-func entry(reg *host.Registration, ev host.Event, bin, protocol string) any {
+func entry(reg *host.Registration, ev host.Event, bin, protocol string, wrap func(host.Event, string) string) any {
 	var handler []hostfile.Member
-	line := commandLine(lineShell(reg), bin, ev.Command, protocol)
+	line := wrap(ev, commandLine(lineShell(reg), bin, ev.Command, protocol))
 	for _, m := range reg.Handler(ev, line) {
 		handler = append(handler, hostfile.Member{Key: m.Key, Value: m.Value})
 		if m.Key != reg.CommandKeys[0] {
@@ -220,6 +220,12 @@ func trustHandlers(reg *host.Registration, doc *hostfile.JSON, bin string) []hos
 func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile) (changes, notes []string, err error) {
 	reg := h.Install
 	top := doc.Top()
+	// A committed file's loophook from PATH runs behind the guard
+	// (committed.go), in sh; Windows's shells are the forms of windows.go.
+	wrap := func(_ host.Event, line string) string { return line }
+	if scope == committedScope && bin == pathProgram && !onWindows {
+		wrap = func(ev host.Event, line string) string { return guarded(line, bin, ev, h.Tells) }
+	}
 	if reg.TopKeys != nil {
 		for _, k := range top.Keys() {
 			if !contains(reg.TopKeys, k) {
@@ -251,7 +257,16 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 			}
 		}
 		shell := lineShell(reg)
-		want := commandLine(shell, bin, ev.Command, h.Name)
+		want := wrap(ev, commandLine(shell, bin, ev.Command, h.Name))
+		// A line as install writes it is rewritten whole; a person's is
+		// repointed, the rest kept as written.
+		next := func(line string) (string, bool) {
+			if shell == host.Sh && ownForm(line, bin, ev.Command) {
+				c, _ := parseCall(line, bin, ev.Command)
+				return want, c.prog.text != bin
+			}
+			return repointed(shell, line, bin, ev.Command, h.Name)
+		}
 		found := find(reg, list, bin, ev.Command)
 		if len(found) == 0 {
 			if hooks == nil {
@@ -260,7 +275,7 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 			if list == nil {
 				list = hooks.AddList(ev.Name)
 			}
-			list.Append(entry(reg, ev, bin, h.Name))
+			list.Append(entry(reg, ev, bin, h.Name, wrap))
 			changes = append(changes, changeAdded(ev.Name))
 			continue
 		}
@@ -268,7 +283,7 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		// a plain one beside it; else the one that needs no change.
 		keep, custom, exact := found[0], -1, -1
 		for i, f := range found {
-			if next, _ := repointed(shell, f.command(), bin, ev.Command, h.Name); custom < 0 && next != want {
+			if next, _ := next(f.command()); custom < 0 && next != want {
 				custom = i
 			}
 			if exact < 0 && f.command() == want {
@@ -281,7 +296,7 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		case exact >= 0:
 			keep = found[exact]
 		}
-		if cmd, moved := repointed(shell, keep.command(), bin, ev.Command, h.Name); cmd != keep.command() {
+		if cmd, moved := next(keep.command()); cmd != keep.command() {
 			if keep.args == nil || !setExec(keep, cmd, bin, ev.Command) {
 				keep.obj.Set(keep.key, cmd)
 			}

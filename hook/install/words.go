@@ -155,6 +155,19 @@ func errRecordWrite(err error) error {
 	return refuse("loophook uninstall will then take back only what it recognises as loophook's", "keep loophook's record of the install: %v", file.PathCause(err))
 }
 
+// noticeMissing is what a committed registration's guard tells a person at
+// session start where loophook is missing: inside a sh single-quoted JSON
+// string, so without ', ", \ or $.
+const noticeMissing = "loophook is not on PATH on this machine, so the loop hooks this project registers do nothing here: install loophook to have a loop held to its criteria and checks"
+
+func notePathMissing(dir string) string {
+	return fmt.Sprintf("the hooks in this file, meant to be committed, run loophook from PATH, and PATH here has none: add %s to PATH, or they do nothing on this machine either (--scope local or user register this binary by its path)", shown(dir))
+}
+
+func notePathOther(found, bin string) string {
+	return fmt.Sprintf("the hooks in this file, meant to be committed, run loophook from PATH, which here is %s, not this one (%s)", found, bin)
+}
+
 func noteTokensUnrecorded(title, path string) string {
 	return fmt.Sprintf("%s records no token usage: the token budget of %s cannot be measured there, and will not end a loop", title, path)
 }

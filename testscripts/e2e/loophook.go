@@ -64,7 +64,8 @@ func installFor(t *testing.T, p *project, host string, env []string) {
 	bin := loophookBinary(t)
 	cmd := exec.Command(bin, "install", "--host", host, "--scope", "project")
 	cmd.Dir = p.dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.home}, env...)
+	// The built binary is not on PATH: the project scope is given its path.
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.home, "LOOPHOOK_BIN=" + bin}, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("loophook install --host %s: %v\n%s", host, err, out)

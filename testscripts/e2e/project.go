@@ -65,8 +65,11 @@ func installHooks(t *testing.T, dir, bin string) {
 	cmd := exec.Command(bin, "install", "--scope", "project")
 	cmd.Dir = dir
 	// A sealed environment: the real home must not be touched, and a
-	// LOOPHOOK_BIN of the developer's would change the path written.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	// LOOPHOOK_BIN of the developer's would change the path written. The
+	// built binary is not on PATH, so the project scope is given its path
+	// (else it runs loophook from PATH); the install record goes to a
+	// configuration directory of its own.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LOOPHOOK_BIN=" + bin, "XDG_CONFIG_HOME=" + t.TempDir()}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("loophook install --scope project: %v\n%s", err, out)
 	}
