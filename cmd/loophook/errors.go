@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/loophook/loophook/hook/table"
 	"io"
 	"slices"
 	"strings"
@@ -39,7 +40,7 @@ var finding = &failure{code: exitFinding}
 // one place it is written), a tag that tells an error, a note or a hint from
 // a summary ("" for a summary), and the sentence.
 func say(w io.Writer, tag, format string, args ...any) {
-	fmt.Fprintf(w, hook.Prefix+tag+format+"\n", args...)
+	fmt.Fprint(w, table.Visible(fmt.Sprintf(hook.Prefix+tag+format, args...))+"\n")
 }
 
 // tell is say for lines that carry their own tag: the hook's notes.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/loophook/loophook/hook/table"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -40,7 +41,7 @@ func validateCommand() *cli.Command {
 				return nil
 			}
 			for _, p := range problems {
-				fmt.Fprintln(c.App.Writer, p)
+				fmt.Fprintln(c.App.Writer, table.OneLine(p))
 			}
 			return invalidState(path, checked.Dialect, len(problems))
 		},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	term "github.com/loophook/loophook/hook/table"
 	"path/filepath"
 
 	"github.com/loophook/loophook/criteria"
@@ -130,7 +131,7 @@ func continueOrTell(v criteria.Verdict) any {
 		return piContinue{Continue: true, Message: b.Reason}
 	}
 	if v.Tells() && v.Reason != "" {
-		return message{SystemMessage: hook.Prefix + v.Reason}
+		return message{SystemMessage: hook.Prefix + term.Visible(v.Reason)}
 	}
 	return message{}
 }

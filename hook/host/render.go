@@ -1,6 +1,7 @@
 package host
 
 import (
+	term "github.com/loophook/loophook/hook/table"
 	"strings"
 
 	"github.com/loophook/loophook/criteria"
@@ -25,7 +26,7 @@ func blockOrTell(v criteria.Verdict) any {
 		return b
 	}
 	if v.Tells() && v.Reason != "" {
-		return message{SystemMessage: hook.Prefix + v.Reason}
+		return message{SystemMessage: hook.Prefix + term.Visible(v.Reason)}
 	}
 	return message{}
 }

@@ -55,14 +55,18 @@ func (st Report) WriteText(w io.Writer, colour bool) error {
 	}
 	row("guard:", fmt.Sprintf("%d of %d", st.Guard, st.GuardLimit))
 	for _, m := range st.Budgets {
-		row(string(m.Measure)+":", budgetBar(m, colour))
+		bar := table.Cell{Text: budgetBar(m)}
+		if m.Reached() {
+			bar.Style = table.Red
+		}
+		g.Row(table.Cell{Text: string(m.Measure) + ":"}, bar)
 	}
 	st.Config.rows(&g)
 	row("last rule:", rule)
 	row("verdict:", fmt.Sprintf("%s (%s)", decision(st.Verdict.OK), st.Verdict.Rule))
 	if st.Loop != nil {
 		// A failing check's lines, which the agent reads as lines, on one row.
-		row("reason:", strings.Join(strings.Fields(st.Verdict.Reason), " "))
+		row("reason:", reasonLine(st.Verdict.Reason))
 	}
 	if err := g.Write(w, colour); err != nil {
 		return err
@@ -70,7 +74,7 @@ func (st Report) WriteText(w io.Writer, colour bool) error {
 	if st.Loop == nil {
 		fmt.Fprintln(w)
 		for _, p := range st.Problems {
-			fmt.Fprintln(w, p)
+			fmt.Fprintln(w, table.OneLine(p))
 		}
 		return nil
 	}
@@ -211,16 +215,13 @@ func progressBar(met, total int, colour bool) string {
 }
 
 // budgetBar shows a measured budget as used of limit, with a bar.
-func budgetBar(m criteria.Measured, colour bool) string {
+func budgetBar(m criteria.Measured) string {
 	if m.Unrecorded {
 		return fmt.Sprintf(msgUnrecorded, m.Figure(m.Limit))
 	}
 	const width = 24
 	full := int(min(m.Used, m.Limit) * width / m.Limit)
 	bar := strings.Repeat("#", full) + strings.Repeat("-", width-full)
-	if colour && m.Reached() {
-		bar = table.Red + bar + table.Reset
-	}
 	return fmt.Sprintf("[%s] "+msgBudget, bar, m.Figure(m.Used), m.Figure(m.Limit))
 }
 
@@ -230,9 +231,9 @@ func (e Eval) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "verdict:\t%s\n", decision(e.OK))
 	fmt.Fprintf(tw, "rule:\t%s\n", e.Rule)
-	fmt.Fprintf(tw, "reason:\t%s\n", e.Reason)
+	fmt.Fprintf(tw, "reason:\t%s\n", reasonLine(e.Reason))
 	if e.State != "" {
-		fmt.Fprintf(tw, "state:\t%s\n", shown(e.State))
+		fmt.Fprintf(tw, "state:\t%s\n", table.OneLine(shown(e.State)))
 		fmt.Fprintf(tw, "dialect:\t%s\n", e.Dialect)
 		fmt.Fprintf(tw, "guard:\t%d\n", e.Guard)
 	}
@@ -250,7 +251,7 @@ func (e Eval) WriteText(w io.Writer) error {
 		if c.Met {
 			met = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(c.Name), met, c.verification())
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", oneLine(c.Name), met, table.OneLine(c.verification()))
 	}
 	return tw.Flush()
 }
@@ -267,7 +268,7 @@ func WriteTimeline(w io.Writer, entries []memory.Entry) error {
 		if e.OK {
 			verdict = "stopped"
 		}
-		line := fmt.Sprintf("%s  %s  %-16s %s", e.Time.Local().Format("15:04:05"), verdict, e.Rule, strings.Join(strings.Fields(e.Reason), " "))
+		line := fmt.Sprintf("%s  %s  %-16s %s", e.Time.Local().Format("15:04:05"), verdict, table.OneLine(string(e.Rule)), reasonLine(e.Reason))
 		if !e.Changed {
 			line += " " + fmt.Sprintf(msgUnchanged, e.Guard)
 		}
@@ -283,7 +284,7 @@ func WriteTimeline(w io.Writer, entries []memory.Entry) error {
 			line += " " + fmt.Sprintf(msgWhyBudgets, strings.Join(figures, ", "))
 		}
 		if len(sessions) > 1 {
-			line += "  [" + e.Session + "]"
+			line += "  [" + table.OneLine(e.Session) + "]"
 		}
 		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " ")); err != nil {
 			return err
@@ -297,12 +298,12 @@ func WriteTimeline(w io.Writer, entries []memory.Entry) error {
 // its whole output (its last MiB).
 func WriteFailedChecks(w io.Writer, top string) {
 	for _, r := range failedChecks(top) {
-		fmt.Fprintf(w, "\n"+msgFailedCheck+"\n", r.Name, r.Run, r.Cause(), r.At.Local().Format("15:04:05"))
+		fmt.Fprintf(w, "\n"+msgFailedCheck+"\n", table.OneLine(r.Name), table.OneLine(r.Run), table.OneLine(r.Cause()), r.At.Local().Format("15:04:05"))
 		for _, line := range strings.Split(r.Tail, "\n") {
-			fmt.Fprintf(w, "  | %s\n", line)
+			fmt.Fprintf(w, "  | %s\n", table.Visible(line))
 		}
 		if r.Output != "" {
-			fmt.Fprintf(w, "  "+msgWholeOutput+"\n", r.Output)
+			fmt.Fprintf(w, "  "+msgWholeOutput+"\n", table.OneLine(r.Output))
 		}
 	}
 }
@@ -315,18 +316,18 @@ func WriteCheck(w io.Writer, r checks.Result) {
 	if !r.Passed() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(w, "%s  %s  %s  %s\n", verdict, r.Name, r.Took, r.Run)
+	fmt.Fprintf(w, "%s  %s  %s  %s\n", verdict, table.OneLine(r.Name), r.Took, table.OneLine(r.Run))
 	if r.Passed() {
 		return
 	}
-	fmt.Fprintf(w, "      %s\n", r.Cause())
+	fmt.Fprintf(w, "      %s\n", table.OneLine(r.Cause()))
 	for _, line := range strings.Split(r.Tail, "\n") {
 		if line != "" {
-			fmt.Fprintf(w, "      | %s\n", line)
+			fmt.Fprintf(w, "      | %s\n", table.Visible(line))
 		}
 	}
 	if r.Output != "" {
-		fmt.Fprintf(w, "      "+msgWholeOutput+"\n", r.Output)
+		fmt.Fprintf(w, "      "+msgWholeOutput+"\n", table.OneLine(r.Output))
 	}
 }
 
@@ -345,6 +346,11 @@ func oneLine(s string) string {
 	}
 	return q
 }
+
+// reasonLine is a verdict's reason on one line: a failing check's lines,
+// which the agent reads as lines, joined, and nothing in it a terminal
+// would act on.
+func reasonLine(s string) string { return table.OneLine(strings.Join(strings.Fields(s), " ")) }
 
 // number prints a JSON number as a person writes it: 3, not 3e+00.
 func number(f float64) string {

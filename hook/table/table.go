@@ -32,10 +32,14 @@ type Cell struct {
 // Row adds a row of cells.
 func (g *Grid) Row(cells ...Cell) { g.rows = append(g.rows, cells) }
 
-// Write writes the rows to w, in colour or not.
+// Write writes the rows to w, in colour or not, each cell on one line
+// with nothing in it a terminal would act on (OneLine).
 func (g *Grid) Write(w io.Writer, colour bool) error {
 	var widths []int
 	for _, r := range g.rows {
+		for i := range r {
+			r[i].Text = OneLine(r[i].Text)
+		}
 		for i, c := range r {
 			if i == len(widths) {
 				widths = append(widths, 0)
