@@ -3,6 +3,7 @@ package criteria
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode"
@@ -144,7 +145,18 @@ func thousands(n int64) string {
 }
 
 func reasonUnenforced(why string) string {
-	return fmt.Sprintf("the hook cannot keep its memory (%s), so the runaway guard cannot count this session's stops and the loop is not enforced; letting the agent stop. Make that directory writable, or set HOME or XDG_CACHE_HOME to a writable one", why)
+	return fmt.Sprintf("the hook cannot keep its memory (%s), so the runaway guard cannot count this session's stops and the loop is not enforced; letting the agent stop. Make that directory writable, or set %s to a writable one", why, cacheVars())
+}
+
+// cacheVars name what moves the per-user cache (os.UserCacheDir) here.
+func cacheVars() string {
+	switch runtime.GOOS {
+	case "windows":
+		return "LOCALAPPDATA"
+	case "darwin", "ios", "plan9":
+		return "HOME"
+	}
+	return "HOME or XDG_CACHE_HOME"
 }
 
 func reasonGuard(unchanged int, path string) string {

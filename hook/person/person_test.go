@@ -25,3 +25,20 @@ func TestTerminalNotForAReader(t *testing.T) {
 		t.Error("Terminal(a string reader) = true")
 	}
 }
+
+// TestPtyName: the pipes MSYS and Cygwin hand a program as its terminal
+// are known by name; other pipes are not terminals.
+func TestPtyName(t *testing.T) {
+	for name, want := range map[string]bool{
+		`\msys-1888ae32e00d56aa-pty0-from-master`:   true,
+		`\cygwin-e022582115c10879-pty3-from-master`: true,
+		`\msys-1888ae32e00d56aa-pty0-to-master`:     false,
+		`\msys-1888ae32e00d56aa-pipe-0x1`:           false,
+		`\mypipe-pty0-from-master`:                  false,
+		``:                                          false,
+	} {
+		if got := ptyName(name); got != want {
+			t.Errorf("ptyName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

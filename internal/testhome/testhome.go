@@ -16,7 +16,8 @@ type M interface{ Run() int }
 func Main(m M) { os.Exit(Wrap(m).Run()) }
 
 // Wrap returns m whose Run first points HOME, XDG_CACHE_HOME and
-// XDG_CONFIG_HOME into a fresh temporary directory and removes it after.
+// XDG_CONFIG_HOME (and Windows's USERPROFILE, LOCALAPPDATA and APPDATA)
+// into a fresh temporary directory and removes it after.
 // It only sets them in Run, so that a test binary re-run as a command
 // (testscript.Main) keeps the environment its script gave it; a test
 // binary that a test runs again as a helper process shares its parent's.
@@ -43,6 +44,10 @@ func (w wrapped) Run() int {
 		"HOME":            home,
 		"XDG_CACHE_HOME":  filepath.Join(home, ".cache"),
 		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		// Windows's: os.UserHomeDir, UserCacheDir and UserConfigDir.
+		"USERPROFILE":  home,
+		"LOCALAPPDATA": filepath.Join(home, ".cache"),
+		"APPDATA":      filepath.Join(home, ".config"),
 	} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "testhome:", err)
