@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -45,6 +46,13 @@ var started = time.Now()
 // and says why.
 func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io.Writer) {
 	o, err := hookOptions(hookFlags(), args)
+	if o.Host.Name == host.Strict().Name && !protocolNamed(args) {
+		// Wired by hand, as ralph-loop READMEs teach: a host obeys only
+		// its own protocol, not {"ok": ...}.
+		if h, ok := host.Caller(os.Getenv); ok {
+			say(stderr, tagNote, msgWrongProtocol, ev, h.Title, h.Name, h.Name)
+		}
+	}
 	o.Host = install.CallWire(string(ev), o.Host)
 	o.Note = tell(stderr)
 	o.Started = started
@@ -140,6 +148,20 @@ func guessHost(args []string) hook.Wire {
 		return h.Wire
 	}
 	return host.Strict().Wire
+}
+
+// protocolNamed reports whether the hook call names its protocol, in its
+// arguments or LOOPHOOK_PROTOCOL.
+func protocolNamed(args []string) bool {
+	if os.Getenv("LOOPHOOK_PROTOCOL") != "" {
+		return true
+	}
+	for _, a := range args {
+		if a == "--protocol" || a == "-protocol" || strings.HasPrefix(a, "--protocol=") || strings.HasPrefix(a, "-protocol=") {
+			return true
+		}
+	}
+	return false
 }
 
 // flagSetValues reads a flag set as options reads a *cli.Context.

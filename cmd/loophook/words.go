@@ -55,6 +55,7 @@ const (
 	msgFileError      = "%s: %v"
 	msgInvalidState   = "%s is not a valid %s state (%d %s)"
 	msgValid          = "%s: valid %s state"
+	msgWrongProtocol  = "loophook %s answered in --protocol ok ({\"ok\": ...}), which %s does not obey: its hook needs --protocol %s (loophook install --host %s writes it)"
 	msgStandAside     = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
 	msgWatchJSON      = "--watch redraws text; it does not go with --json"
 	clearScreen       = "\x1b[H\x1b[2J"

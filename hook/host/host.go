@@ -196,3 +196,18 @@ func OrList(words []string) string {
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
+
+// Caller is the host whose hook call this is, by getenv: the one whose
+// agent marker is set, else one whose project variable is (Claude Code
+// sets CLAUDE_PROJECT_DIR for its hooks); ok is false when none is.
+func Caller(getenv func(string) string) (Host, bool) {
+	if h, ok := AgentOf(getenv); ok {
+		return h, true
+	}
+	for _, h := range table {
+		if h.Name != strictName && slices.ContainsFunc(h.ProjectDir, func(v string) bool { return getenv(v) != "" }) {
+			return h, true
+		}
+	}
+	return Host{}, false
+}
