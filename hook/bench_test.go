@@ -21,6 +21,7 @@ import (
 func project(tb testing.TB, n int) []byte {
 	dir := tb.TempDir()
 	must(tb, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	must(tb, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 	must(tb, os.MkdirAll(filepath.Join(dir, ".loop"), 0o755))
 	must(tb, os.WriteFile(filepath.Join(dir, stateFile), stateJSON(n), 0o644))
 	in, _ := json.Marshal(map[string]any{"session_id": "s1", "cwd": dir, "hook_event_name": "Stop", "stop_hook_active": false})

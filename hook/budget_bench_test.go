@@ -25,6 +25,7 @@ import (
 func budgetProject(tb testing.TB, size int64) []byte {
 	dir := tb.TempDir()
 	must(tb, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	must(tb, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 	must(tb, os.MkdirAll(filepath.Join(dir, ".loop"), 0o755))
 	must(tb, os.WriteFile(filepath.Join(dir, stateFile), stateJSON(20), 0o644))
 	must(tb, os.WriteFile(filepath.Join(dir, config.File), []byte(`{"budget": {"tokens": 1000000000000}}`), 0o644))

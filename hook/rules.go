@@ -9,6 +9,7 @@ import (
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/memory"
+	"github.com/loophook/loophook/hook/state"
 )
 
 // ChecksWithin is the time all checks of one stop stay inside: the hook
@@ -25,7 +26,7 @@ type rules struct {
 
 // personRules reads the .loophook.json in force for the input's work tree.
 func (o Options) personRules(in Input) rules {
-	top := config.Top(o.start(in))
+	top := state.Top(o.start(in))
 	return rules{top: top, inForce: config.Load(top)}
 }
 

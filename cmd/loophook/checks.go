@@ -8,6 +8,7 @@ import (
 
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/status"
 )
 
@@ -28,7 +29,7 @@ func checkCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return fail(hintHelp, msgNoArguments, "check")
 			}
-			top, err := config.TopFor(c.String("dir"), "")
+			top, err := state.TopFor(c.String("dir"), "")
 			if err != nil {
 				return err
 			}
@@ -60,7 +61,7 @@ func checkCommand() *cli.Command {
 //
 // approved says there was a file, or an approval, to act on.
 func acceptConfig(w io.Writer, dir, stateFile string) (approved bool, err error) {
-	top, err := config.TopFor(dir, stateFile)
+	top, err := state.TopFor(dir, stateFile)
 	if err != nil {
 		return false, err
 	}
@@ -77,7 +78,7 @@ func acceptConfig(w io.Writer, dir, stateFile string) (approved bool, err error)
 // revokeConfig withdraws the approval of the work tree's .loophook.json
 // (accept --revoke), and says what is no longer in force.
 func revokeConfig(w io.Writer, dir, stateFile string) error {
-	top, err := config.TopFor(dir, stateFile)
+	top, err := state.TopFor(dir, stateFile)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
-	"github.com/loophook/loophook/hook/config"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
 )
@@ -54,7 +54,7 @@ func whyCommand() *cli.Command {
 				return err
 			}
 			if status.CheckFailed(entries) {
-				top, err := config.TopFor(c.String("dir"), "")
+				top, err := state.TopFor(c.String("dir"), "")
 				if err != nil {
 					return err
 				}

@@ -35,7 +35,7 @@ func Dir(top string) string {
 		return ""
 	}
 	h := fnv.New64a()
-	h.Write([]byte(top))
+	h.Write([]byte(file.PhysicalDir(top))) // the physical path: one cache however top is named
 	return filepath.Join(root, cacheName, "checks", fmt.Sprintf("%016x", h.Sum64()))
 }
 

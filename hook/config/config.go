@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tailscale/hujson"
@@ -107,25 +105,6 @@ func Parse(data []byte) (*Config, error) {
 		c.Checks = append(c.Checks, ch)
 	}
 	return c, nil
-}
-
-// Top is the directory whose .loophook.json rules a start directory: the
-// top of the git work tree that holds it (the first directory upward with
-// a .git), else start itself.
-func Top(start string) string {
-	if abs, err := filepath.Abs(start); err == nil {
-		start = abs
-	}
-	for d := start; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return start
-		}
-		d = up
-	}
 }
 
 // readFile reads the file at path within MaxFile; ok is false when there

@@ -141,16 +141,3 @@ func TestApprovalIsOutsideTheProject(t *testing.T) {
 		t.Errorf("approvals: %q", files)
 	}
 }
-
-func TestTop(t *testing.T) {
-	root := t.TempDir()
-	sub := filepath.Join(root, "a", "b")
-	os.MkdirAll(sub, 0o755)
-	if got := Top(sub); got != sub {
-		t.Errorf("outside git: %s", got)
-	}
-	os.Mkdir(filepath.Join(root, ".git"), 0o755)
-	if got := Top(sub); got != root {
-		t.Errorf("in git: %s", got)
-	}
-}

@@ -3,11 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/internal/file"
 )
 
@@ -154,23 +152,6 @@ func Approve(top string) (Accepted, error) {
 		return acc, nil
 	}
 	return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), Text: string(data)})
-}
-
-// TopFor is the top of the work tree a person's command names: that of
-// dir, else of the directory of the state file named, else of the working
-// directory. There are .loophook.json and the checks it runs.
-func TopFor(dir, stateFile string) (string, error) {
-	if dir == "" && stateFile != "" {
-		dir = filepath.Dir(stateFile)
-	}
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", refusal.New("", "find the state: %v", err)
-		}
-		dir = wd
-	}
-	return Top(dir), nil
 }
 
 // pathIn is the .loophook.json of top, by its physical path: an approval

@@ -40,7 +40,7 @@ func (f InForce) FirstTelling(session string) bool {
 		return true
 	}
 	h := fnv.New64a()
-	h.Write([]byte(f.Path))
+	h.Write([]byte(file.Physical(f.Path)))
 	at := filepath.Join(root, dirName, "told", fmt.Sprintf("%016x.json", h.Sum64()))
 	if os.MkdirAll(filepath.Dir(at), 0o700) != nil {
 		return true

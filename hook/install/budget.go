@@ -5,6 +5,7 @@ import (
 
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/host"
+	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/internal/file"
 )
 
@@ -15,7 +16,7 @@ func tokensUnrecorded(h host.Host, wd string) string {
 	if h.Usage != nil {
 		return ""
 	}
-	path := filepath.Join(config.Top(wd), config.File)
+	path := filepath.Join(state.Top(wd), config.File)
 	data, err := file.Read(path, config.MaxFile)
 	if err != nil {
 		return ""

@@ -31,3 +31,22 @@ func TestFIFODoesNotBlock(t *testing.T) {
 		t.Fatal("reading a named pipe blocked")
 	}
 }
+
+// TestGitFIFODoesNotBlock: a named pipe called .git below the top is no
+// .git, and is never opened: the climb goes on to the real top.
+func TestGitFIFODoesNotBlock(t *testing.T) {
+	dir := tree(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "app/src/": ""})
+	if err := syscall.Mkfifo(filepath.Join(dir, "app", ".git"), 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan string)
+	go func() { done <- Top(filepath.Join(dir, "app", "src")) }()
+	select {
+	case got := <-done:
+		if got != dir {
+			t.Errorf("Top = %s, want %s", got, dir)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a named pipe called .git blocked the climb")
+	}
+}

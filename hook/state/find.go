@@ -1,7 +1,8 @@
 // Package state finds a loop's state file and reads it once (SPEC section
-// 1): the search from a directory up to the top of its work tree, the
-// dialect each file is told by, and the file read within its cap, whose
-// every fault becomes a problem the reason names.
+// 1): the one climb to the top of a git work tree (Climb, a .git only as
+// git would accept it), the search along it, the dialect each file is told
+// by, and the file read within its cap, whose every fault becomes a
+// problem the reason names.
 package state
 
 import (
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -30,12 +30,12 @@ type Found struct {
 
 // Find finds the loop's state from start (SPEC section 1): in each
 // directory from start up to the top of the git work tree that holds it
-// (the first directory upward with a .git), and, when that top is a linked
-// worktree, in its main work tree's root; outside any work tree, in start
-// only. In each directory the dialects are looked for in their order and the
-// first found wins. only, when set, is the one dialect looked for, and a
-// file at its place is taken as its own. Path is "" when there is none,
-// and Searched then names the directories looked in.
+// (Climb), and, when that top is a linked worktree, in its main work
+// tree's root; outside any work tree, in start only. In each directory the
+// dialects are looked for in their order and the first found wins. only,
+// when set, is the one dialect looked for, and a file at its place is
+// taken as its own. Path is "" when there is none, and Searched then names
+// the directories looked in.
 func Find(start string, only *schema.Dialect) Found {
 	if start == "" {
 		return Found{}
@@ -44,35 +44,32 @@ func Find(start string, only *schema.Dialect) Found {
 		start = abs
 	}
 	var found Found
-	var foundIn string
 	var searched []string
-	for _, path := range parents(start) {
-		d := dir{path}
-		if found.Path == "" {
-			found, foundIn = findIn(d, only), d.path
-			searched = append(searched, d.path)
-			if found.Path != "" && foundIn == start {
-				return found
-			}
+	atStart := false
+	wt := Climb(start, func(d string) bool {
+		if found.Path != "" {
+			return false
 		}
-		if d.has(".git") {
-			// A main work tree's .git is a directory; a linked worktree's
-			// is a file, and only that is read.
-			if found.Path == "" && !d.isDir(".git") {
-				if main := mainWorkTree(d.path); main != "" {
-					found = findIn(dir{main}, only)
-					searched = append(searched, main)
-				}
-			}
-			if found.Path == "" {
-				found.Searched = searched
-			}
+		found = findIn(dir{d}, only)
+		searched = append(searched, d)
+		// Found where the search starts: no need to climb on.
+		atStart = found.Path != "" && d == start
+		return atStart
+	})
+	switch {
+	case atStart || found.Path != "" && wt.Git:
+		return found
+	case !wt.Git:
+		// Outside any work tree a state above start is a stranger's: only
+		// start counts.
+		return Found{Searched: []string{start}}
+	case wt.Main != "":
+		if found = findIn(dir{wt.Main}, only); found.Path != "" {
 			return found
 		}
+		searched = append(searched, wt.Main)
 	}
-	// Outside any work tree a state above start is a stranger's: only
-	// start counts.
-	return Found{Searched: []string{start}}
+	return Found{Searched: searched}
 }
 
 // dir is one directory of the search.
@@ -92,18 +89,6 @@ func (d dir) isDir(name string) bool {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-// parents are path and the directories above it, nearest first.
-func parents(path string) []string {
-	list := []string{path}
-	for {
-		parent := filepath.Dir(path)
-		if parent == path {
-			return list
-		}
-		list, path = append(list, parent), parent
-	}
 }
 
 // findIn looks for each dialect's file in dir, in the dialects' order.
@@ -197,45 +182,10 @@ func newest(path, field string) (string, time.Time) {
 	return s, t
 }
 
-// mainWorkTree is the root of the main work tree that the linked worktree
-// at dir belongs to: its .git file says "gitdir: <main>/.git/worktrees/<name>".
-// "" when dir is not a linked worktree: its .git is a directory, or a file
-// that points elsewhere (a submodule's points into .git/modules, and a
-// submodule is a work tree of its own).
-func mainWorkTree(dir string) string {
-	data, err := os.ReadFile(filepath.Join(dir, ".git"))
-	if err != nil || len(data) > 4096 {
-		return ""
-	}
-	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-	if !ok {
-		return ""
-	}
-	gitdir = filepath.FromSlash(strings.TrimSpace(gitdir))
-	if !filepath.IsAbs(gitdir) {
-		gitdir = filepath.Join(dir, gitdir)
-	}
-	gitdir = filepath.Clean(gitdir)
-	worktrees := filepath.Dir(gitdir)
-	common := filepath.Dir(worktrees)
-	if filepath.Base(worktrees) != "worktrees" || filepath.Base(common) != ".git" {
-		return ""
-	}
-	main := filepath.Dir(common)
-	if main == dir {
-		return ""
-	}
-	if fi, err := os.Stat(main); err != nil || !fi.IsDir() {
-		return ""
-	}
-	return main
-}
-
-// WorkTreeTop is the top of the git work tree that holds dir (the first
-// directory upward with a .git: config.Top, the one climb), else dir
-// itself; linked says the top is a linked worktree, whose .git is a file.
+// WorkTreeTop is the top of the git work tree that holds dir (Climb),
+// else dir itself; linked says the top's .git is a file, as a linked
+// worktree's is.
 func WorkTreeTop(dir string) (top string, linked bool) {
-	top = config.Top(dir)
-	fi, err := os.Lstat(filepath.Join(top, ".git"))
-	return top, err == nil && fi.Mode().IsRegular()
+	wt := Climb(dir, nil)
+	return wt.Top, wt.GitFile
 }

@@ -97,6 +97,7 @@ func TestFindStateOnly(t *testing.T) {
 func BenchmarkFindNothing(b *testing.B) {
 	dir := b.TempDir()
 	must(b, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	must(b, os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 	deep := dir
 	for i := range 30 {
 		deep = filepath.Join(deep, strings.Repeat(string(rune('a'+i%26)), 8))

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/loophook/loophook/hook"
-	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/refusal"
 	"github.com/loophook/loophook/hook/state"
@@ -30,7 +29,7 @@ func Look(o hook.Options, found state.Found, session string, note func(error)) R
 	o.NoChecks = true // a look runs no command; the checks' last results show
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 	st := reportOf(r, o.Limits, found.Path, session, mem, seen)
-	st.Config = configOf(config.Top(o.Dir))
+	st.Config = configOf(state.Top(o.Dir))
 	st.Host = lastHost(found, session)
 	return st
 }

@@ -208,14 +208,15 @@ func countMet(st loopState) int {
 	return n
 }
 
-// writeCaseDir makes dir a fresh git work tree root (a .git directory is all
-// the search looks for) holding st as .loop/state.json, or no .loop when st
-// is nil. It returns the state's size.
+// writeCaseDir makes dir a fresh git work tree root (a .git directory
+// holding HEAD is all the search looks for) holding st as
+// .loop/state.json, or no .loop when st is nil. It returns the state's
+// size.
 func writeCaseDir(dir string, st *loopState) (int, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return 0, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+	if err := gitTop(dir); err != nil {
 		return 0, err
 	}
 	if st == nil {
@@ -546,7 +547,7 @@ func copyExample(from, dir string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+	if err := gitTop(dir); err != nil {
 		return err
 	}
 	return filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
@@ -575,7 +576,7 @@ func writeDeepTree(dir string, depth, width int) (string, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+	if err := gitTop(dir); err != nil {
 		return "", err
 	}
 	at := dir
@@ -588,4 +589,13 @@ func writeDeepTree(dir string, depth, width int) (string, error) {
 		at = filepath.Join(at, fmt.Sprintf("d%02d-%02d", level, 0))
 	}
 	return at, nil
+}
+
+// gitTop makes dir the top of a git work tree as the search tells one: a
+// .git directory holding HEAD.
+func gitTop(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
 }

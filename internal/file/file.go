@@ -98,3 +98,15 @@ func Physical(path string) string {
 	}
 	return path
 }
+
+// PhysicalDir is dir made absolute with every symbolic link resolved; a
+// directory that cannot be resolved is kept as it is.
+func PhysicalDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
