@@ -81,7 +81,9 @@ func claudeLastMessage(in hook.Input) (string, error) {
 }
 
 // claudeUsage: Claude Code records each message's usage in its transcript,
-// which it writes behind the hook.
+// which it wrote behind the hook up to 2.1.330. 2.1.332 flushes it before
+// the Stop hooks run, but waits 2 s at most: a flush slower than that still
+// lands behind the hook, so the bounded wait for the reply stays.
 func claudeUsage(in hook.Input) usage.Source {
 	return usage.Source{Path: in.TranscriptPath, Format: usage.Claude, Await: awaitReply(in)}
 }

@@ -17,8 +17,8 @@ import (
 // loudly instead of running something else.
 const (
 	claudePackage   = "@anthropic-ai/claude-code-linux-x64"
-	claudeVersion   = "2.1.330"
-	claudeIntegrity = "sha512-9Gn+V7DtJ8M1nztP9CeDVl9g3RtrepI7rOFTyPRRnZe8D6zebIHKmC7OvBauucuAP0X0k85SDN/LPVZyjsGezQ=="
+	claudeVersion   = "2.1.332"
+	claudeIntegrity = "sha512-f4JWhzwYutJIHScC7/dYOPX6s28tt7ZADhsOi8zwOHq5fFPEuUeChh2NMfinSg0GrUckYxaeebC4h0DqiKzLcw=="
 )
 
 // npmTimeout bounds the download (the tarball is about 175 MB) and stays

@@ -37,11 +37,11 @@ import (
 // registry served the very packages PROTOCOL.md was written from.
 const (
 	codexPackage = "@openai/codex"
-	codexVersion = "0.169.0"
+	codexVersion = "0.171.0"
 	codexHost    = "Codex CLI " + codexVersion
 
-	codexIntegrity       = "sha512-KhzYlkKPxoNssR8CEm45IjqnFWn7UtlF4CiD3tOJPea51xBs7MaHy0UQG9GSbCqk6Lrjn5QdJDV0QD1/FgWlGw=="
-	codexNativeIntegrity = "sha512-o05NyAOCDygSPRo1yinzxvkRSdmsZyBD9E7mbpmjRanSfM8lypqWtQgEo4XfNkwhuCR2aFu8mlGOsQGFXVbVww=="
+	codexIntegrity       = "sha512-1IOFzL2Xg86tLdw6kDo3GoKbkQENgQi7TI6rlEvN132R7ngSw7SNOIQoTcnKzSZZ8kf9N9GynCweSoaFbqk2Eg=="
+	codexNativeIntegrity = "sha512-l66NZkQgdk2C3pbcfULDz42yEUB581MVA6I+Y43Wp4OIqEy73HCdmZ0GTjeAHY2ycuH4N00d9VsLrwT1jxshTw=="
 )
 
 // The installed tree: the npm launcher, and the native binary it starts,
