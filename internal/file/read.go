@@ -26,7 +26,7 @@ var ErrTooLarge = errors.New("too large")
 // hold the turn, and checks the file it has, not the name. For a path that
 // is not a regular file it returns the FileInfo too, with a *NotRegular.
 func Open(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, nil, err
 	}
