@@ -69,6 +69,9 @@ func params(dir string) testscript.Params {
 			env.Setenv("LOCALAPPDATA", filepath.Join(env.WorkDir, ".home", ".cache"))
 			env.Setenv("APPDATA", filepath.Join(env.WorkDir, ".home", ".config"))
 			if runtime.GOOS == "windows" {
+				// $WORK with forward slashes, as loophook shows paths, and
+				// as JSON takes them unescaped (expand).
+				env.Setenv("WORK", filepath.ToSlash(env.WorkDir))
 				// For the scripts of checks without Git Bash: its sh, and
 				// a PATH without it or git.
 				if sh, err := exec.LookPath("sh"); err == nil {

@@ -4,6 +4,7 @@
 package status
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/loophook/loophook/criteria"
@@ -121,7 +122,7 @@ func criteriaOf(r hook.Result) []Criterion {
 func reportOf(r hook.Result, lim criteria.Limits, path, session string, mem memory.Memory, seen bool) Report {
 	st := Report{
 		SessionSeen: seen,
-		State:       path,
+		State:       filepath.ToSlash(path),
 		Valid:       r.Loaded != nil && r.Loaded.Loop != nil,
 		Dialect:     schema.Hope.Name,
 		Session:     session,
@@ -261,7 +262,7 @@ type Eval struct {
 func EvalOf(r hook.Result) Eval {
 	out := Eval{OK: r.OK, Reason: r.Reason, Rule: r.Rule, Guard: r.Memory.Unchanged}
 	if r.Loaded != nil {
-		out.State = r.Loaded.Path
+		out.State = filepath.ToSlash(r.Loaded.Path) // as hook.Relative shows paths
 		out.Dialect = r.Loaded.Dialect.Name
 		out.Problems = r.Loaded.Problems
 		if r.Loaded.Loop != nil {
