@@ -145,15 +145,71 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID, LookedFor: o.lookedFor(), Searched: found.Searched}, o.Limits)
 		return r
 	}
+	s := o.gather(r, found, in, remember)
+	var err error
+	switch {
+	case !s.governed:
+		// Another session's loop: nothing of this session to remember there.
+		s.decide(memory.Memory{}, false, nil)
+	case remember:
+		err = s.store.Update(in.SessionID, s.decide)
+		if s.checksDue {
+			// The decision reached the checks: they run outside the
+			// memory's lock, which a check of minutes must not hold, and
+			// their results are merged under it in a second decision.
+			s.runChecks()
+			err = s.store.Update(in.SessionID, s.decide)
+		}
+	default:
+		var prev memory.Memory
+		var ok bool
+		prev, ok, err = s.store.Read(in.SessionID)
+		s.decide(prev, ok, nil)
+	}
+	s.finish(err)
+	return s.r
+}
+
+// evaluation is one Stop evaluation: the facts gathered once, then one decision
+// (decide), which the memory's Update may call again.
+type evaluation struct {
+	o        Options
+	in       Input
+	remember bool
+	l        *state.Loaded
+	store    memory.Store
+	// governed says the state's loop governs this session: it names no
+	// other session.
+	governed bool
+	key      string // the stop's key, for a second registration
+	budget   memory.Budget
+	e        criteria.Evaluation
+	r        Result
+
+	// checks runs the approved checks; checked holds their failures once
+	// they ran, and checksDue says a decision reached them before.
+	checks    func() []criteria.CheckFailure
+	checked   *[]criteria.CheckFailure
+	checksDue bool
+
+	changed, again                  bool
+	contractErr, budgetErr, lostErr error
+}
+
+// gather reads the facts of a stop of the state found: the state, the
+// person's rules, the cancel a person recorded.
+func (o Options) gather(r Result, found state.Found, in Input, remember bool) *evaluation {
 	l := state.Load(found)
 	r.Loaded = l
-	store := memory.For(found.Path)
+	s := &evaluation{o: o, in: in, remember: remember, l: l, store: memory.For(found.Path), r: r, changed: true,
+		governed: !criteria.OtherSession(l.Session, in.SessionID),
+		key:      memory.WithTranscript(in.StopKey, in.TranscriptPath)}
 	// A loop a person cancelled with loophook cancel, in a file loophook
 	// does not write, is cancelled while its state stays as it was.
-	if err := store.ApplyCancel(l, remember); err != nil {
+	if err := s.store.ApplyCancel(l, remember); err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
 	}
-	e := criteria.Evaluation{
+	s.e = criteria.Evaluation{
 		Path:           o.display(found.Path, in),
 		Loop:           l.Loop,
 		Problems:       l.Problems,
@@ -163,99 +219,124 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
 	p := o.personRules(in)
-	if !criteria.OtherSession(l.Session, in.SessionID) {
-		e.FailedChecks = p.failedChecks
+	s.budget = p.budget()
+	if s.governed {
+		s.e.FailedChecks = p.failedChecks
 	}
-	if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
-		e.Checks = p.checks(o.NoChecks)
+	if l.Loop != nil && s.governed {
+		s.checks = p.checks(o.NoChecks)
 		if remember {
-			r.Notice = p.notice(in.SessionID)
+			s.r.Notice = p.notice(in.SessionID)
 		}
 	}
-	key := memory.WithTranscript(in.StopKey, in.TranscriptPath)
-	var contractErr, budgetErr, lostErr error
-	changed, again := true, false
-	budget := p.budget()
-	decide := func(prev memory.Memory, ok bool, lost error) memory.Memory {
-		// Only a stop with stop_hook_active counts anything, so only such
-		// a stop is remembered for a second registration; a turn's first
-		// stop evaluated twice changes nothing, and writes nothing.
-		if remember && ok && in.StopHookActive && prev.Last.SameStop(key, o.Started, time.Now()) {
-			// The same stop again: the verdict it was given, nothing
-			// counted twice.
-			r.Verdict, r.Memory, changed, again = prev.Last.Verdict(), prev, false, true
-			return prev
-		}
-		// The contract is checked at every stop, whatever the state's
-		// progress: a dropped criterion must never pass unnoticed.
-		e.Removed, r.Removed, contractErr = nil, nil, nil
-		if l.Loop != nil && !criteria.OtherSession(l.Session, in.SessionID) {
-			var check memory.ContractCheck
-			check, contractErr = store.Check(l.Loop, l.Progress, remember, time.Now())
-			e.Removed, r.Began = check.Removed, check.Began
-			r.Removed = check.Removed
-		}
-		changed = !ok || len(prev.Seen) == 0 || prev.Seen[len(prev.Seen)-1] != l.Progress
-		e.Unchanged, e.Continuations, e.Unenforced, lostErr = 0, 0, "", lost
-		if lost != nil {
-			e.Unenforced = lost.Error()
-		}
-		if in.StopHookActive {
-			e.Continuations = prev.Continuations + 1
-			if slices.Contains(prev.Seen, l.Progress) {
-				e.Unchanged = prev.Unchanged + 1
-			}
-		}
-		e.Budgets, r.Tokens = nil, nil
-		if l.Loop != nil && memory.AnyBudget(budget) && contractErr == nil {
-			var m memory.Measured
-			m, budgetErr = store.Measure(budget, o.usage(in), in.SessionID, remember, time.Now())
-			e.Budgets, r.Tokens = m.Budgets, &m.Tokens
-		}
-		r.Verdict = criteria.Decide(e, o.Limits)
-		r.Budgets = e.Budgets
-		r.Memory = memory.Memory{
-			Seen:          memory.AddProgress(prev.Seen, l.Progress),
-			Unchanged:     e.Unchanged,
-			Continuations: e.Continuations,
-			Rule:          r.Rule,
-			Last:          prev.Last,
-		}
-		if in.StopHookActive {
-			r.Memory.Last = &memory.Answered{Key: key, At: time.Now().UnixNano(), OK: r.OK, Reason: r.Reason, Rule: r.Rule, Unfinished: r.Unfinished}
-		}
-		return r.Memory
+	return s
+}
+
+// runChecks runs the approved checks, one evaluation of the loop at a
+// time: a second registration of the same stop waits, and reuses the
+// results on the unchanged tree.
+func (s *evaluation) runChecks() {
+	unlock, err := s.store.LockChecks()
+	if err == nil {
+		defer unlock()
 	}
-	var err error
+	failed := s.checks()
+	s.checked = &failed
+}
+
+// decide is the one decision of a stop on the session's memory prev.
+func (s *evaluation) decide(prev memory.Memory, ok bool, lost error) memory.Memory {
+	in, l, e := s.in, s.l, &s.e
+	// Only a stop with stop_hook_active counts anything, so only such
+	// a stop is remembered for a second registration; a turn's first
+	// stop evaluated twice changes nothing, and writes nothing.
+	if s.remember && ok && in.StopHookActive && prev.Last.SameStop(s.key, s.o.Started, time.Now()) {
+		// The same stop again: the verdict it was given, nothing
+		// counted twice.
+		s.r.Verdict, s.r.Memory, s.changed, s.again, s.checksDue = prev.Last.Verdict(), prev, false, true, false
+		return prev
+	}
+	// The contract is checked at every stop, whatever the state's
+	// progress: a dropped criterion must never pass unnoticed.
+	e.Removed, s.r.Removed, s.contractErr = nil, nil, nil
+	if l.Loop != nil && s.governed {
+		var check memory.ContractCheck
+		check, s.contractErr = s.store.Check(l.Loop, l.Progress, s.remember, time.Now())
+		e.Removed, s.r.Began, s.r.Removed = check.Removed, check.Began, check.Removed
+	}
+	s.changed = !ok || len(prev.Seen) == 0 || prev.Seen[len(prev.Seen)-1] != l.Progress
+	e.Unchanged, e.Continuations, e.Unenforced, s.lostErr = 0, 0, "", lost
+	if lost != nil {
+		e.Unenforced = lost.Error()
+	}
+	if in.StopHookActive {
+		e.Continuations = prev.Continuations + 1
+		if slices.Contains(prev.Seen, l.Progress) {
+			e.Unchanged = prev.Unchanged + 1
+		}
+	}
+	e.Budgets, s.r.Tokens = nil, nil
+	if l.Loop != nil && memory.AnyBudget(s.budget) && s.contractErr == nil {
+		var m memory.Measured
+		m, s.budgetErr = s.store.Measure(s.budget, s.o.usage(in), in.SessionID, s.remember, time.Now())
+		e.Budgets, s.r.Tokens = m.Budgets, &m.Tokens
+	}
+	// The checks run outside the memory's lock: a decision that reaches
+	// them before they ran keeps the memory as it was, and is taken again
+	// with their results.
+	e.Checks, s.checksDue = nil, false
 	switch {
-	case criteria.OtherSession(l.Session, in.SessionID):
-		// Another session's loop: nothing of this session to remember there.
-		decide(memory.Memory{}, false, nil)
-	case remember:
-		err = store.Update(in.SessionID, decide)
+	case s.checks == nil:
+	case s.checked != nil:
+		failed := *s.checked
+		e.Checks = func() []criteria.CheckFailure { return failed }
+	case !s.remember:
+		// A dry run holds no lock.
+		e.Checks = s.checks
 	default:
-		var prev memory.Memory
-		var ok bool
-		prev, ok, err = store.Read(in.SessionID)
-		decide(prev, ok, nil)
-	}
-	if remember && !again && !r.OK && len(r.Budgets) > 0 {
-		// A continuation granted: the turns budget counts it, once.
-		budgetErr = errors.Join(budgetErr, store.CountTurn(time.Now()))
-	}
-	if remember && r.Rule == criteria.RuleComplete && l.Loop != nil {
-		// The hook let the loop end: so ends its contract.
-		contractErr = errors.Join(contractErr, store.EndContract(l.Progress))
-	}
-	for _, err := range []error{contractErr, budgetErr, err} {
-		if err != nil {
-			o.note(fmt.Sprintf(noteNote, err))
+		e.Checks = func() []criteria.CheckFailure {
+			s.checksDue = true
+			return nil
 		}
 	}
-	if remember && lostErr == nil && !criteria.OtherSession(l.Session, in.SessionID) {
-		o.journal(store, r, l, in, changed)
+	s.r.Verdict = criteria.Decide(*e, s.o.Limits)
+	s.r.Budgets = e.Budgets
+	if s.checksDue {
+		return prev
 	}
-	return r
+	s.r.Memory = memory.Memory{
+		Seen:          memory.AddProgress(prev.Seen, l.Progress),
+		Unchanged:     e.Unchanged,
+		Continuations: e.Continuations,
+		Rule:          s.r.Rule,
+		Last:          prev.Last,
+	}
+	if in.StopHookActive {
+		s.r.Memory.Last = &memory.Answered{Key: s.key, At: time.Now().UnixNano(), OK: s.r.OK, Reason: s.r.Reason, Rule: s.r.Rule, Unfinished: s.r.Unfinished}
+	}
+	return s.r.Memory
+}
+
+// finish keeps what the decision counted beyond the session's memory: a
+// turn of the budget, the end of the contract, the journal.
+func (s *evaluation) finish(err error) {
+	r, l := &s.r, s.l
+	if s.remember && !s.again && !r.OK && len(r.Budgets) > 0 {
+		// A continuation granted: the turns budget counts it, once.
+		s.budgetErr = errors.Join(s.budgetErr, s.store.CountTurn(time.Now()))
+	}
+	if s.remember && r.Rule == criteria.RuleComplete && l.Loop != nil {
+		// The hook let the loop end: so ends its contract.
+		s.contractErr = errors.Join(s.contractErr, s.store.EndContract(l.Progress))
+	}
+	for _, err := range []error{s.contractErr, s.budgetErr, err} {
+		if err != nil {
+			s.o.note(fmt.Sprintf(noteNote, err))
+		}
+	}
+	if s.remember && s.lostErr == nil && s.governed {
+		s.o.journal(s.store, *r, l, s.in, s.changed)
+	}
 }
 
 // usage is where the host records the tokens of the input's session; nil

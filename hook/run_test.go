@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
 )
@@ -90,5 +93,51 @@ func TestDamagedContractIsReplaced(t *testing.T) {
 	out, errOut := run("s2")
 	if errOut != "" || !strings.Contains(out, "removed from the state") || !strings.Contains(out, `\"tests pass\"`) {
 		t.Errorf("the replaced contract does not hold: %s %s", out, errOut)
+	}
+}
+
+// TestChecksRunOutsideTheMemoryLock: while an approved check runs, the
+// session's memory is not locked, so another evaluation of the session
+// reads and writes it at once; the check's failure still holds the claim.
+func TestChecksRunOutsideTheMemoryLock(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the check is a shell line")
+	}
+	dir := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(dir, ".loop"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, stateFile), []byte(`{"criteria":["tests pass"],"criteriaStatus":{"tests pass":true},"exit_signal":true,"iteration":1}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, config.File), []byte(`{"checks":[{"name":"slow","run":"touch started; sleep 3; exit 1"}]}`), 0o644))
+	_, err := config.Approve(dir)
+	must(t, err)
+	o := Options{Host: host("ok"), Limits: criteria.DefaultLimits()}
+	var out bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		stop(o, strings.NewReader(stopInput(dir, "s1", true)), &out, io.Discard)
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the check never started")
+		}
+	}
+	locked := make(chan error, 1)
+	go func() {
+		locked <- hopeStore(dir).Update("s1", func(prev memory.Memory, _ bool, _ error) memory.Memory { return prev })
+	}()
+	select {
+	case err := <-locked:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-done:
+		t.Fatal("the memory stayed locked while the check ran")
+	}
+	<-done
+	if !strings.Contains(out.String(), `"ok":false`) || !strings.Contains(out.String(), "1 check failed") {
+		t.Errorf("the failing check did not hold the claim: %s", out.String())
 	}
 }

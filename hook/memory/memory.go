@@ -288,3 +288,14 @@ func device(name string) bool {
 	u := strings.ToUpper(base)
 	return len(u) == 4 && (strings.HasPrefix(u, "COM") || strings.HasPrefix(u, "LPT")) && u[3] >= '0' && u[3] <= '9'
 }
+
+// LockChecks takes the loop's lock for running its checks, apart from the
+// memory's: two evaluations of one stop (two registrations) run them one
+// after the other, the second on the first's results, while neither holds
+// the memory for minutes.
+func (s Store) LockChecks() (unlock func(), err error) {
+	if err := s.ensureDir(); err != nil {
+		return nil, err
+	}
+	return lockedfile.MutexAt(filepath.Join(s.Dir, ".checks.lock")).Lock()
+}
