@@ -170,6 +170,9 @@ type Evaluation struct {
 	// only when every other rule would let the loop end, at most once,
 	// because a check costs what its command costs.
 	Checks func() []CheckFailure
+	// ByInit says loophook init wrote the loop: a paused or cancelled one
+	// is told how to resume it in loophook's words, not a loop system's.
+	ByInit bool
 	// FailedChecks names the approved checks that failed at the loop's
 	// last claim of completion; it is called only when the guard or the
 	// continuation limit lets a stop go, to name the work left undone.
@@ -226,6 +229,13 @@ func OtherSession(stateSession, session string) bool {
 	return stateSession != "" && stateSession != session
 }
 
+// Ended is the verdict on an ended loop's own file, seen again after its
+// end was told: no loop (SPEC section 5), as for no state. how is the rule
+// that ended it, or "cancel".
+func Ended(path, how string) Verdict {
+	return stop(RuleNoState, reasonEnded(path, how))
+}
+
 // Misconfigured is the verdict when the hook's flags cannot be read: the
 // agent may stop, and the person is told which flag is wrong.
 func Misconfigured(err error) Verdict {
@@ -248,7 +258,7 @@ func inactive(e Evaluation, _ Limits) (Verdict, bool) {
 	if n == 0 && len(e.Removed) == 0 && l.Criteria.Len() > 0 {
 		return stop(RuleInactive, reasonInactive(l.LoopStatus)), true
 	}
-	v := stop(RuleInactive, reasonInactiveUnmet(l, e.Path, missing, n, e.Removed))
+	v := stop(RuleInactive, reasonInactiveUnmet(l, e.Path, missing, n, e.Removed, e.ByInit))
 	v.Unfinished = true
 	return v, true
 }

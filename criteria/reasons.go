@@ -31,6 +31,24 @@ func reasonNoState(files, dirs []string) string {
 	return fmt.Sprintf("%s in the %d directories from %s up to %s", what, len(dirs), dirs[0], dirs[len(dirs)-1])
 }
 
+func reasonEnded(path, how string) string {
+	return fmt.Sprintf("no loop: the loop in %s has ended (%s); nothing to enforce until a new one begins", path, EndedHow(how))
+}
+
+// EndedHow says how a loop ended, from the rule that ended it or a
+// person's command.
+func EndedHow(how string) string {
+	switch how {
+	case string(RuleComplete):
+		return "complete"
+	case "cancel":
+		return "cancelled by loophook cancel"
+	case "":
+		return "ended"
+	}
+	return clip(how)
+}
+
 func reasonOtherSession(path, session string) string {
 	return fmt.Sprintf("the loop in %s belongs to session %s, not this one", path, clip(session))
 }
@@ -49,10 +67,14 @@ func reasonInactive(status string) string {
 
 // reasonInactiveUnmet tells the person that a loop stopped with work unmet,
 // what is unmet and how to resume it.
-func reasonInactiveUnmet(l *Loop, path string, missing []string, n int, removed []string) string {
+func reasonInactiveUnmet(l *Loop, path string, missing []string, n int, removed []string, byInit bool) string {
 	head := fmt.Sprintf("loop is %s with %s unmet: ", clip(l.LoopStatus), ofCriteria(n+len(removed), l.Criteria.Len()+len(removed)))
 	tail := fmt.Sprintf("; to resume it, set status to in_progress in %s (or /loop continue)", path)
-	if l.CancelRecorded {
+	switch {
+	case byInit:
+		// loophook init wrote it: the hope skill's command is not the way.
+		tail = fmt.Sprintf("; to resume it, set status to in_progress in %s", path)
+	case l.CancelRecorded:
 		tail = fmt.Sprintf("; loophook cancel left %s as it was and recorded the cancel: to resume the loop, run loophook accept", path)
 	}
 	if l.Criteria.Len() == 0 && len(removed) == 0 {

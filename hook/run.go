@@ -146,6 +146,12 @@ func Evaluate(o Options, in Input, remember bool) Result {
 		return r
 	}
 	s := o.gather(r, found, in, remember)
+	if s.ended && s.end.Told {
+		// Its end was told: the file is no loop. It runs no check and
+		// counts nothing; the first stop after a person's cancel told it.
+		s.r.Verdict = criteria.Ended(o.display(found.Path, in), s.end.By)
+		return s.r
+	}
 	var err error
 	switch {
 	case !s.governed:
@@ -194,6 +200,11 @@ type evaluation struct {
 
 	changed, again                  bool
 	contractErr, budgetErr, lostErr error
+
+	// end is how the loop's contract ended; ended says it did, in this
+	// very file: a loop that ended stays ended.
+	end   memory.Ending
+	ended bool
 }
 
 // gather reads the facts of a stop of the state found: the state, the
@@ -209,6 +220,10 @@ func (o Options) gather(r Result, found state.Found, in Input, remember bool) *e
 	if err := s.store.ApplyCancel(l, remember); err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
 	}
+	// A loop that ended stays ended (SPEC section 5): its own file, seen
+	// again, is no loop once a stop told its end (Evaluate).
+	end, ended := s.store.Ending()
+	s.end, s.ended = end, ended && end.Last == l.Progress && s.governed
 	s.e = criteria.Evaluation{
 		Path:           o.display(found.Path, in),
 		Loop:           l.Loop,
@@ -222,6 +237,9 @@ func (o Options) gather(r Result, found state.Found, in Input, remember bool) *e
 	s.budget = p.budget()
 	if s.governed {
 		s.e.FailedChecks = p.failedChecks
+	}
+	if l.Loop != nil && l.Loop.Inactive() {
+		s.e.ByInit = s.store.ByInit()
 	}
 	if l.Loop != nil && s.governed {
 		s.checks = p.checks(o.NoChecks)
@@ -325,9 +343,13 @@ func (s *evaluation) finish(err error) {
 		// A continuation granted: the turns budget counts it, once.
 		s.budgetErr = errors.Join(s.budgetErr, s.store.CountTurn(time.Now()))
 	}
-	if s.remember && r.Rule == criteria.RuleComplete && l.Loop != nil {
-		// The hook let the loop end: so ends its contract.
-		s.contractErr = errors.Join(s.contractErr, s.store.EndContract(l.Progress))
+	switch {
+	case s.remember && r.Rule == criteria.RuleComplete && l.Loop != nil:
+		// The hook let the loop end, and said so: so ends its contract.
+		s.contractErr = errors.Join(s.contractErr, s.store.EndContract(l.Progress, string(r.Rule), true, time.Now()))
+	case s.remember && s.ended:
+		// A person's cancel, told now: the next stop finds no loop.
+		s.contractErr = errors.Join(s.contractErr, s.store.EndContract(l.Progress, s.end.By, true, time.Now()))
 	}
 	for _, err := range []error{s.contractErr, s.budgetErr, err} {
 		if err != nil {
@@ -378,6 +400,10 @@ func Begin(o Options, in Input) Result {
 	store := memory.For(found.Path)
 	if err := store.ApplyCancel(l, true); err != nil {
 		o.note(fmt.Sprintf(noteNote, err))
+	}
+	if end, ok := store.Ending(); ok && end.Last == l.Progress {
+		// An ended loop is no loop: nothing to announce (SPEC section 5).
+		return r
 	}
 	err := store.Update(in.SessionID, func(prev memory.Memory, _ bool, _ error) memory.Memory {
 		prev.Unchanged = 0

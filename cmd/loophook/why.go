@@ -50,7 +50,7 @@ func whyCommand() *cli.Command {
 				fmt.Fprintf(c.App.Writer, msgNoJournal+"\n", shown(found.Path))
 				return nil
 			}
-			if err := status.WriteTimeline(c.App.Writer, entries); err != nil {
+			if err := status.WriteTimeline(c.App.Writer, entries, status.LoopBegan(found)); err != nil {
 				return err
 			}
 			if status.CheckFailed(entries) {

@@ -43,6 +43,29 @@ type contractHeader struct {
 	// its last state, which, seen again, starts no new contract.
 	Ended bool   `json:"ended,omitempty"`
 	Last  string `json:"last,omitempty"`
+	// EndedAt is when the loop ended, Unix nanoseconds, and EndedBy how:
+	// a rule of the hook's (complete) or a person's command (EndCancel).
+	EndedAt int64  `json:"endedAt,omitempty"`
+	EndedBy string `json:"endedBy,omitempty"`
+	// Told says a stop has answered the end: the ended loop's file, seen
+	// again, is then no loop (SPEC section 5), answered as no state.
+	Told bool `json:"told,omitempty"`
+	// Init says loophook init wrote the loop: no loop system's own
+	// command (the hope skill's /loop continue) resumes it.
+	Init bool `json:"init,omitempty"`
+}
+
+// How a loop ended by a person's command, as EndedBy says it.
+const (
+	EndCancel = "cancel"
+)
+
+// Ending is how a loop's contract ended, for the hook and for status.
+type Ending struct {
+	At   time.Time
+	By   string // the rule that ended it (complete), or EndCancel
+	Last string // the progress fingerprint of its last state
+	Told bool   // a stop answered the end
 }
 
 // ContractChange is what accepting a loop's criteria changed.
@@ -91,15 +114,19 @@ func (s Store) Check(l *criteria.Loop, progress string, remember bool, now time.
 	return check, err
 }
 
-// EndContract ends the loop's contract: its last state had the progress
-// fingerprint last. The hook calls it when it lets a loop complete, and a
-// person's cancel and init end the loop that was under way.
-func (s Store) EndContract(last string) error {
+// EndContract ends the loop's contract at now: its last state had the
+// progress fingerprint last, and by says how it ended. The hook calls it
+// when it lets a loop complete, having told the end (told); a person's
+// cancel ends the loop that was under way, and the next stop tells it.
+func (s Store) EndContract(last, by string, told bool, now time.Time) error {
 	return s.withContract(true, func(c Contract, found bool) (Contract, bool) {
-		if found && c.Ended && c.Last == last {
+		if found && c.Ended && c.Last == last && (c.Told || !told) {
 			return c, false
 		}
-		c.Ended, c.Last = true, last
+		if !(found && c.Ended && c.Last == last) {
+			c.EndedAt, c.EndedBy = now.UnixNano(), by
+		}
+		c.Ended, c.Last, c.Told = true, last, told
 		return c, true
 	})
 }
@@ -107,7 +134,22 @@ func (s Store) EndContract(last string) error {
 // EndLoop ends the contract of the loop found, whose state a person's
 // command has just written (cancel): that state, seen again, forms none.
 func EndLoop(f state.Found) error {
-	return For(f.Path).EndContract(state.Load(state.Found{Path: f.Path, Dialect: f.Dialect}).Progress)
+	return For(f.Path).EndContract(state.Load(state.Found{Path: f.Path, Dialect: f.Dialect}).Progress, EndCancel, false, time.Now())
+}
+
+// Ending says how the loop's contract ended; false while it has not
+// (or there is none). It reads the contract without its lock: a stop
+// asks it first, and an ended loop's file costs it nothing more.
+func (s Store) Ending() (Ending, bool) {
+	c, found, err := s.readContract()
+	if err != nil || !found || !c.Ended {
+		return Ending{}, false
+	}
+	e := Ending{By: c.EndedBy, Last: c.Last, Told: c.Told}
+	if c.EndedAt != 0 {
+		e.At = time.Unix(0, c.EndedAt)
+	}
+	return e, true
 }
 
 // Began says when the loop's contract began; false when no contract is
@@ -115,6 +157,16 @@ func EndLoop(f state.Found) error {
 func (s Store) Began() (time.Time, bool) {
 	c, found, err := s.readContract()
 	if err != nil || !found || c.Ended || c.Began == 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, c.Began), true
+}
+
+// Started says when the loop's latest contract began, ended or not; false
+// when there is none, or it does not say.
+func (s Store) Started() (time.Time, bool) {
+	c, found, err := s.readContract()
+	if err != nil || !found || c.Began == 0 {
 		return time.Time{}, false
 	}
 	return time.Unix(0, c.Began), true
@@ -148,8 +200,15 @@ func (s Store) Accept(l *criteria.Loop, now time.Time) (ContractChange, error) {
 // `loophook init` ends the loop that was under way and starts another.
 func (s Store) Begin(l *criteria.Loop, now time.Time) error {
 	return s.withContract(true, func(Contract, bool) (Contract, bool) {
-		return Contract{contractHeader: contractHeader{Spec: l.Spec, Began: now.UnixNano()}, Criteria: criterionNames(l)}, true
+		return Contract{contractHeader: contractHeader{Spec: l.Spec, Began: now.UnixNano(), Init: true}, Criteria: criterionNames(l)}, true
 	})
+}
+
+// ByInit reports whether loophook init wrote the loop whose contract is
+// the latest, ended or not.
+func (s Store) ByInit() bool {
+	c, found, err := s.readContract()
+	return err == nil && found && c.Init
 }
 
 // withContract reads the contract and lets next compute the new one,

@@ -56,7 +56,7 @@ func TestContractGrowsUntilTheLoopEnds(t *testing.T) {
 	met.MetUnlisted = []string{"x"}
 	check(met, "p6")
 
-	if err := s.EndContract("p7"); err != nil {
+	if err := s.EndContract("p7", "complete", true, now); err != nil {
 		t.Fatal(err)
 	}
 	if began, ok := s.Began(); ok {

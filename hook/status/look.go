@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/refusal"
@@ -29,6 +30,10 @@ func Look(o hook.Options, found state.Found, session string, note func(error)) R
 	o.NoChecks = true // a look runs no command; the checks' last results show
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 	st := reportOf(r, o.Limits, found.Path, session, mem, seen)
+	if st.Ended = endedOf(r.Loaded); st.Ended != nil && st.LastRule == "" && st.Ended.How == string(criteria.RuleComplete) {
+		// A session that never stopped in it: the rule that ended the loop.
+		st.LastRule = criteria.RuleComplete
+	}
 	st.Config = configOf(state.Top(o.Dir))
 	st.Host = lastHost(found, session)
 	return st

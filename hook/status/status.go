@@ -34,9 +34,31 @@ type Report struct {
 	// Budgets are the approved .loophook.json's budgets, as the hook
 	// measured them (durations in nanoseconds).
 	Budgets []criteria.Measured `json:"budgets,omitempty"`
+	// Ended is how and when the loop in this file ended, while the file is
+	// as it was then: an ended loop is no loop (SPEC section 5).
+	Ended *Ended `json:"ended,omitempty"`
 	// Config is the .loophook.json in force and its checks' last results.
 	Config  *Config `json:"config,omitempty"`
 	Verdict Verdict `json:"verdict"`
+}
+
+// Ended is how and when a loop ended.
+type Ended struct {
+	How string    `json:"how"` // the rule that ended it (complete), or cancel
+	At  time.Time `json:"at,omitzero"`
+}
+
+// endedOf is how the loop of the state loaded ended, while its file is
+// as it was then; nil when it did not.
+func endedOf(l *state.Loaded) *Ended {
+	if l == nil {
+		return nil
+	}
+	end, ok := memory.For(l.Path).Ending()
+	if !ok || end.Last != l.Progress {
+		return nil
+	}
+	return &Ended{How: end.By, At: end.At}
 }
 
 // NoLoop is status --json when there is no loop to show.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/checks"
@@ -33,6 +34,10 @@ func (st Report) WriteText(w io.Writer, colour bool) error {
 	row("state:", shown(st.State))
 	row("dialect:", st.Dialect)
 	if l := st.Loop; l != nil {
+		if st.Ended != nil {
+			// Not the file's "in_progress": the loop in it ended.
+			l.Status = fmt.Sprintf(msgEnded, criteria.EndedHow(st.Ended.How), st.Ended.At.Local().Format(timeShown))
+		}
 		l.rows(row, st.Dialect)
 	} else {
 		row("problems:", strconv.Itoa(len(st.Problems)))
@@ -88,6 +93,9 @@ func (l *Loop) rows(row func(label, text string), dialect string) {
 		spec = "-"
 	}
 	row("spec:", spec)
+	if dialect != schema.Hope.Name && strings.HasPrefix(l.Status, msgEndedPrefix) {
+		row("status:", l.Status)
+	}
 	if dialect == schema.Hope.Name {
 		row("status:", l.Status)
 		row("iteration:", number(l.Iteration)+" of "+number(l.MaxIterations))
@@ -258,12 +266,20 @@ func (e Eval) WriteText(w io.Writer) error {
 
 // WriteTimeline writes one line an evaluation: the time, the verdict, the
 // rule and its reason, shortened to a line.
-func WriteTimeline(w io.Writer, entries []memory.Entry) error {
+//
+// began is when the loop now in the file began (zero when unknown): a line
+// marks where it began, after the verdicts of the loop before it.
+func WriteTimeline(w io.Writer, entries []memory.Entry, began time.Time) error {
 	sessions := map[string]bool{}
 	for _, e := range entries {
 		sessions[e.Session] = true
 	}
-	for _, e := range entries {
+	for i, e := range entries {
+		if !began.IsZero() && i > 0 && entries[i-1].Time.Before(began) && !e.Time.Before(began) {
+			if _, err := fmt.Fprintf(w, msgLoopBegan+"\n", began.Local().Format("15:04:05")); err != nil {
+				return err
+			}
+		}
 		verdict := "go on  "
 		if e.OK {
 			verdict = "stopped"

@@ -2,6 +2,7 @@ package status
 
 import (
 	"slices"
+	"time"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook/checks"
@@ -38,4 +39,11 @@ func failedChecks(top string) []checks.Result {
 		}
 	}
 	return failed
+}
+
+// LoopBegan is when the loop now in the file found began, ended or not;
+// zero when the hook does not know.
+func LoopBegan(found state.Found) time.Time {
+	began, _ := memory.For(found.Path).Started()
+	return began
 }
