@@ -471,7 +471,7 @@ func measure(o options, c benchCase, loophook, floor, tmp string) (result, error
 	}
 	j := job{
 		Loophook: loophook, Floor: floor, Args: c.args, FloorArgs: floorArgs,
-		Dir: c.dir, Env: childEnv(c.dir), Stdin: c.stdin,
+		Dir: c.dir, Env: append(childEnv(c.dir), c.env...), Stdin: c.stdin,
 		N: o.n, Warmup: o.warmup, MaxTime: o.maxTime, OutDir: outDir,
 	}
 	if o.checkVerdict {
