@@ -74,13 +74,24 @@ func runClaude(t *testing.T, claude string, p *project, baseURL, prompt, session
 // arguments for claude (such as --plugin-dir).
 func runClaudeWith(t *testing.T, claude string, p *project, env []string, prompt, sessionID string, args ...string) *claudeRun {
 	t.Helper()
+	return runClaudeSession(t, claude, p, env, prompt, sessionID, append([]string{"--session-id", sessionID}, args...))
+}
+
+// resumeClaude goes on with the session sessionID (--resume), with a
+// further prompt from the person.
+func resumeClaude(t *testing.T, claude string, p *project, env []string, prompt, sessionID string) *claudeRun {
+	t.Helper()
+	return runClaudeSession(t, claude, p, env, prompt, sessionID, []string{"--resume", sessionID})
+}
+
+func runClaudeSession(t *testing.T, claude string, p *project, env []string, prompt, sessionID string, args []string) *claudeRun {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
 	defer cancel()
 
 	run := &claudeRun{debugLog: filepath.Join(p.tmp, "claude-debug.log")}
 	cmd := exec.CommandContext(ctx, claude, append([]string{
 		"-p", prompt,
-		"--session-id", sessionID,
 		"--output-format", "json",
 		"--debug-file", run.debugLog,
 	}, args...)...)
