@@ -23,10 +23,9 @@ type Input struct {
 	Cwd                  string
 	StopHookActive       bool
 	LastAssistantMessage *string
-	TurnID               string  // Codex: the same for every stop of a turn
-	PromptResponse       *string // Gemini: every text of the prompt chain
-	Timestamp            int64   // Copilot: the stop's time, epoch ms; 0 unknown
-	MessageID            string  // Droid: the id of the message that ended the turn
+	// Own are the host's own fields, which only its row reads
+	// (hook/host); nil for a host that has none.
+	Own any
 	// StopKey names this stop among the session's, so that a stop that
 	// reaches the hook twice (two registrations) counts once (hook/memory).
 	StopKey string

@@ -94,23 +94,17 @@ const (
 // codexHome is CODEX_HOME, else ~/.codex.
 func codexHome() (string, error) { return homeDir("CODEX_HOME", ".codex") }
 
-// codexWire is Codex's Stop and SessionStart input: Claude Code's fields,
-// transcript_path and last_assistant_message nullable, and turn_id.
-type codexWire struct {
-	hook.WireInput
-	TurnID json.RawMessage `json:"turn_id"`
-}
-
+// Codex's Stop and SessionStart input is Claude Code's fields,
+// transcript_path and last_assistant_message nullable, and a turn_id that
+// no rule reads: the same for every stop of a turn, it is no stop's
+// identity.
 func readCodexInput(r io.Reader) (hook.Input, error) {
-	var w codexWire
+	var w hook.WireInput
 	data, err := hook.ReadObject(r, &w)
 	if err != nil {
 		return hook.Input{}, err
 	}
 	in := w.Input()
-	if p := hook.Optional(w.TurnID); p != nil {
-		in.TurnID = *p
-	}
 	in.StopKey = memory.StopKey(data, nil)
 	return in, nil
 }

@@ -112,9 +112,19 @@ func readCopilotInput(r io.Reader) (hook.Input, error) {
 	if p := hook.Optional(w.TranscriptPathCamel); p != nil && *p != "" {
 		in.TranscriptPath = *p
 	}
-	in.Timestamp = epochMillis(w.Timestamp)
+	in.Own = copilotOwn{timestamp: epochMillis(w.Timestamp)}
 	in.StopKey = memory.StopKey(data, w.Timestamp)
 	return in, nil
+}
+
+// copilotOwn is what of Copilot CLI's input only its row reads: the stop's
+// time, epoch ms; 0 unknown.
+type copilotOwn struct{ timestamp int64 }
+
+// copilotTimestamp is the stop's time the input names, epoch ms; 0 unknown.
+func copilotTimestamp(in hook.Input) int64 {
+	own, _ := in.Own.(copilotOwn)
+	return own.timestamp
 }
 
 // epochMillis reads a timestamp that is epoch milliseconds or an ISO 8601
@@ -149,8 +159,9 @@ var (
 func copilotLastMessage(in hook.Input) (string, error) {
 	deadline := time.Now().Add(copilotWait)
 	for {
-		found := in.Timestamp == 0 // with no timestamp, the last message at all
-		text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return copilotText(in.Timestamp, &found) })
+		stamp := copilotTimestamp(in)
+		found := stamp == 0 // with no timestamp, the last message at all
+		text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return copilotText(stamp, &found) })
 		if err == nil || (found && !fileMissing(in.TranscriptPath)) || in.TranscriptPath == "" {
 			return text, err
 		}
@@ -220,12 +231,12 @@ func copilotStop(line []byte, timestamp int64) bool {
 // the stop's usage is there once the stop's hook.start is.
 func copilotUsage(in hook.Input) usage.Source {
 	src := usage.Source{Path: in.TranscriptPath, Format: usage.Copilot}
-	if in.Timestamp != 0 && in.TranscriptPath != "" {
+	if stamp := copilotTimestamp(in); stamp != 0 && in.TranscriptPath != "" {
 		src.Await = func() bool {
 			found := false
 			transcript.LastText(in.TranscriptPath, func() transcript.LineParser {
 				return func(line []byte) (string, bool) {
-					found = copilotStop(line, in.Timestamp)
+					found = copilotStop(line, stamp)
 					return "", found
 				}
 			})

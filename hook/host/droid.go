@@ -107,12 +107,16 @@ func readDroidInput(r io.Reader) (hook.Input, error) {
 	}
 	in := w.Input()
 	if p := hook.Optional(w.MessageID); p != nil {
-		in.MessageID = *p
+		in.Own = droidOwn{messageID: *p}
 	}
 	// No timestamp: two registrations of one stop get the same bytes.
 	in.StopKey = memory.StopKey(data, nil)
 	return in, nil
 }
+
+// droidOwn is what of Droid's input only its row reads: the id of the
+// message that ended the turn.
+type droidOwn struct{ messageID string }
 
 // droidLastMessage is the text of the transcript's message the input names
 // by message_id, already on disk when the hook runs; else, when the input
@@ -121,8 +125,8 @@ func droidLastMessage(in hook.Input) (string, error) {
 	if in.LastAssistantMessage != nil {
 		return *in.LastAssistantMessage, nil
 	}
-	if in.MessageID != "" {
-		if text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return droidText(in.MessageID) }); err == nil {
+	if own, _ := in.Own.(droidOwn); own.messageID != "" {
+		if text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return droidText(own.messageID) }); err == nil {
 			return text, nil
 		}
 	}

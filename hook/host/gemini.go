@@ -84,10 +84,14 @@ func readGeminiInput(r io.Reader) (hook.Input, error) {
 		return hook.Input{}, err
 	}
 	in := w.Input()
-	in.PromptResponse = hook.Optional(w.PromptResponse)
+	in.Own = geminiOwn{promptResponse: hook.Optional(w.PromptResponse)}
 	in.StopKey = memory.StopKey(data, w.WireInput.Timestamp)
 	return in, nil
 }
+
+// geminiOwn is what of Gemini CLI's input only its row reads: every text
+// of the prompt chain, nil when absent.
+type geminiOwn struct{ promptResponse *string }
 
 // geminiNoText is the prompt_response of a chain with no text at all.
 const geminiNoText = "[no response text]"
@@ -100,10 +104,11 @@ const geminiNoText = "[no response text]"
 // then missed, and the agent is told to go on: the safe side.
 func geminiLastMessage(in hook.Input) (string, error) {
 	text, err := transcript.LastText(in.TranscriptPath, func() transcript.LineParser { return geminiText })
-	if in.PromptResponse == nil {
+	own, _ := in.Own.(geminiOwn)
+	if own.promptResponse == nil {
 		return text, err
 	}
-	response := *in.PromptResponse
+	response := *own.promptResponse
 	if err == nil && strings.HasSuffix(response, text) {
 		return text, nil
 	}

@@ -34,7 +34,7 @@ func readInput(t *testing.T, protocol, input string) hook.Input {
 // message; the input still reads, and the marker comes from the rollout.
 func TestCodexNullFields(t *testing.T) {
 	in := readInput(t, "codex", `{"session_id":"s1","turn_id":"t1","transcript_path":null,"cwd":"/p","hook_event_name":"Stop","stop_hook_active":true,"last_assistant_message":null}`)
-	if in.SessionID != "s1" || in.TurnID != "t1" || in.TranscriptPath != "" || in.LastAssistantMessage != nil || !in.StopHookActive {
+	if in.SessionID != "s1" || in.TranscriptPath != "" || in.LastAssistantMessage != nil || !in.StopHookActive {
 		t.Fatalf("input = %+v", in)
 	}
 	if _, err := host("codex").LastMessage(in); err == nil || err.Error() != "the hook input names no transcript" {
@@ -77,15 +77,15 @@ func TestGeminiLastMessage(t *testing.T) {
 		{"no text", "", geminiNoText, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := hook.Input{TranscriptPath: tc.transcript, PromptResponse: &tc.response}
+			in := hook.Input{TranscriptPath: tc.transcript, Own: geminiOwn{promptResponse: &tc.response}}
 			if got, err := host("gemini").LastMessage(in); err != nil || got != tc.want {
 				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
 			}
 		})
 	}
 	in := readInput(t, "gemini", `{"session_id":"s1","transcript_path":"`+transcript+`","prompt_response":"a\nb","stop_hook_active":false}`)
-	if in.PromptResponse == nil || *in.PromptResponse != "a\nb" {
-		t.Fatalf("prompt_response = %v", in.PromptResponse)
+	if own, _ := in.Own.(geminiOwn); own.promptResponse == nil || *own.promptResponse != "a\nb" {
+		t.Fatalf("prompt_response = %v", own.promptResponse)
 	}
 }
 
@@ -97,7 +97,7 @@ func TestCopilotCasings(t *testing.T) {
 	if camel != snake {
 		t.Fatalf("camelCase %+v\nsnake_case %+v", camel, snake)
 	}
-	if camel.SessionID != "s1" || camel.TranscriptPath != "/t/events.jsonl" || camel.Timestamp != 1795417280644 || !camel.StopHookActive {
+	if camel.SessionID != "s1" || camel.TranscriptPath != "/t/events.jsonl" || copilotTimestamp(camel) != 1795417280644 || !camel.StopHookActive {
 		t.Fatalf("input = %+v", camel)
 	}
 }
@@ -117,7 +117,7 @@ func TestCopilotLastMessage(t *testing.T) {
 		ts   int64
 		want string
 	}{{100, "turn 1 <loop-complete>"}, {200, "turn 2"}, {0, "turn 3"}} {
-		if got, err := copilotLastMessage(hook.Input{TranscriptPath: path, Timestamp: tc.ts}); err != nil || got != tc.want {
+		if got, err := copilotLastMessage(hook.Input{TranscriptPath: path, Own: copilotOwn{timestamp: tc.ts}}); err != nil || got != tc.want {
 			t.Errorf("stop %d: got %q, %v; want %q", tc.ts, got, err, tc.want)
 		}
 	}
@@ -128,17 +128,17 @@ func TestCopilotLastMessage(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 		os.WriteFile(late, []byte(msg("turn 1")+"\n"+msg("turn 2")+"\n"+stop("300")+"\n"), 0o644)
 	}()
-	if got, err := copilotLastMessage(hook.Input{TranscriptPath: late, Timestamp: 300}); err != nil || got != "turn 2" {
+	if got, err := copilotLastMessage(hook.Input{TranscriptPath: late, Own: copilotOwn{timestamp: 300}}); err != nil || got != "turn 2" {
 		t.Errorf("late stop: got %q, %v", got, err)
 	}
 
 	// It never comes: no message, after a bounded wait.
 	defer func(w time.Duration) { copilotWait = w }(copilotWait)
 	copilotWait = 50 * time.Millisecond
-	if _, err := copilotLastMessage(hook.Input{TranscriptPath: path, Timestamp: 999}); err == nil || err.Error() != transcriptNoStop {
+	if _, err := copilotLastMessage(hook.Input{TranscriptPath: path, Own: copilotOwn{timestamp: 999}}); err == nil || err.Error() != transcriptNoStop {
 		t.Errorf("missing stop: err = %v", err)
 	}
-	if _, err := copilotLastMessage(hook.Input{TranscriptPath: filepath.Join(t.TempDir(), "none.jsonl"), Timestamp: 1}); err == nil {
+	if _, err := copilotLastMessage(hook.Input{TranscriptPath: filepath.Join(t.TempDir(), "none.jsonl"), Own: copilotOwn{timestamp: 1}}); err == nil {
 		t.Errorf("missing file: no error")
 	}
 }
@@ -184,7 +184,7 @@ func TestDroidLastMessage(t *testing.T) {
 	)
 	for _, tc := range []struct{ id, want string }{{"m1", "turn 1 <loop-complete>"}, {"m2", "turn 2"}, {"m3", ""}, {"", "turn 2"}, {"gone", "turn 2"}} {
 		in := readInput(t, "droid", `{"session_id":"s1","transcript_path":"`+path+`","message_id":"`+tc.id+`","stop_hook_active":true}`)
-		if in.MessageID != tc.id || !in.StopHookActive {
+		if own, _ := in.Own.(droidOwn); own.messageID != tc.id || !in.StopHookActive {
 			t.Fatalf("input = %+v", in)
 		}
 		if got, err := host("droid").LastMessage(in); err != nil || got != tc.want {
