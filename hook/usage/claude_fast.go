@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strconv"
 	"strings"
@@ -17,9 +18,11 @@ import (
 // odd value, deep nesting, bad syntax): the caller then decodes it whole.
 // FuzzClaudeUsage holds it to encoding/json.
 func claudeFast(line []byte) (e Entry, has, ok bool) {
+	if controls(bytes.TrimSuffix(line, []byte("\n"))) {
+		return Entry{}, false, false
+	}
 	s := scanner{b: line}
-	var typ, stamp string
-	var id string
+	var typ, stamp, id []byte
 	var u claudeUsage
 	haveMessage, haveUsage := false, false
 	ok = s.object(func(key []byte) bool {
@@ -55,10 +58,10 @@ func claudeFast(line []byte) (e Entry, has, ok bool) {
 		}
 		return !foldsTo(key, "type", "timestamp", "message") && s.value(0)
 	}) && s.end()
-	if !ok || typ != "assistant" || !haveUsage {
+	if !ok || string(typ) != "assistant" || !haveUsage {
 		return Entry{}, false, ok
 	}
-	return Entry{ID: id, At: at(stamp), Usage: u.usage()}, true, true
+	return Entry{ID: string(id), At: at(string(stamp)), Usage: u.usage()}, true, true
 }
 
 // field reads one key of message.usage into u.
@@ -152,7 +155,7 @@ func (s *scanner) object(member func(key []byte) bool) bool {
 			return false
 		}
 		key, plain, ok := s.str()
-		if !ok || !plain {
+		if !ok || !plain || !ascii(key) {
 			return false
 		}
 		if s.peek() != ':' {
@@ -284,12 +287,12 @@ func (s *scanner) integer() (int64, bool) {
 
 // plainString reads a string with no escape and only ASCII, whose bytes
 // are what encoding/json decodes it to.
-func (s *scanner) plainString() (string, bool) {
+func (s *scanner) plainString() ([]byte, bool) {
 	if s.peek() != '"' {
-		return "", false
+		return nil, false
 	}
 	v, plain, ok := s.str()
-	return string(v), ok && plain
+	return v, ok && plain && ascii(v)
 }
 
 const (
@@ -297,61 +300,84 @@ const (
 	highs = 0x8080808080808080
 )
 
+// controls reports whether b holds a byte below 0x20, eight at a time: a
+// line that holds one but for its newline (white space, or a control
+// character in a string, which JSON forbids) is left to encoding/json, so
+// that str need not look for them.
+func controls(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if (x-ones*0x20)&^x&highs != 0 {
+			return true
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
 // str reads a string at s.i, its opening quote, and returns its bytes
-// between the quotes; plain is whether they hold no escape and only ASCII.
-// Eight bytes at a time while none ends it, escapes or is a control byte.
+// between the quotes; plain is whether they hold no escape.
+// The line holds no control byte (controls): the string ends at the first
+// quote no backslash escapes.
 func (s *scanner) str() (raw []byte, plain, ok bool) {
 	b := s.b
 	start := s.i + 1
 	i := start
-	plain = true
-	for {
-		for i+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[i:])
-			q, bs := x^(ones*'"'), x^(ones*'\\')
-			if ((q-ones)&^q|(bs-ones)&^bs|(x-ones*0x20)&^x)&highs != 0 {
-				break
-			}
-			if x&highs != 0 {
-				plain = false
-			}
-			i += 8
-		}
-		if i >= len(b) {
-			return nil, false, false
-		}
-		switch c := b[i]; {
-		case c == '"':
+	escaped := false
+	// Keys and most values are short: a byte at a time, before a search.
+	for n := min(len(b), i+16); i < n; i++ {
+		if c := b[i]; c == '"' {
 			s.i = i + 1
-			return b[start:i], plain, true
-		case c == '\\':
-			plain = false
-			if i+1 >= len(b) {
-				return nil, false, false
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(b) {
-					return nil, false, false
-				}
-				for _, h := range b[i+2 : i+6] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return nil, false, false
-					}
-				}
-				i += 6
-			default:
-				return nil, false, false
-			}
-		case c < 0x20:
-			return nil, false, false
-		default:
-			if c >= 0x80 {
-				plain = false
-			}
-			i++
+			return b[start:i], true, true
+		} else if c == '\\' {
+			break
 		}
 	}
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return nil, false, false
+		}
+		k := bytes.IndexByte(b[i:i+j], '\\')
+		if k < 0 {
+			s.i = i + j + 1
+			return b[start : i+j], !escaped, true
+		}
+		escaped = true
+		i += k
+		if i+1 >= len(b) {
+			return nil, false, false
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			if i+6 > len(b) {
+				return nil, false, false
+			}
+			for _, h := range b[i+2 : i+6] {
+				if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+					return nil, false, false
+				}
+			}
+			i += 6
+		default:
+			return nil, false, false
+		}
+	}
+}
+
+// ascii reports whether b is all ASCII.
+func ascii(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

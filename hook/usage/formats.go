@@ -9,8 +9,10 @@ import (
 var (
 	// Claude is Claude Code's transcript: an assistant line's
 	// message.usage, written again on each line of a message with several
-	// content blocks (counted once, by message.id).
-	Claude = Format{Name: "claude", Marker: []byte(`"usage"`), Parse: parseClaude}
+	// content blocks (counted once, by message.id). Claude Code writes
+	// compact JSON with its keys as they are, so a line that records usage
+	// holds "usage":{ and is read as encoding/json reads it.
+	Claude = Format{Name: "claude", Marker: []byte(`"usage":{`), Parse: parseClaude}
 	// Codex is Codex CLI's rollout: one token_usage_record line per
 	// response; its input_tokens include the cached ones.
 	Codex = Format{Name: "codex", Marker: []byte(`"token_usage_record"`), Parse: parseCodex}

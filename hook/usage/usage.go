@@ -7,7 +7,6 @@
 package usage
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"hash/fnv"
@@ -115,41 +114,70 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 		}
 	}
 	// A buffer no larger than what is new: a stop reads a turn or two.
-	br := bufio.NewReaderSize(io.NewSectionReader(r, c.Offset, size-c.Offset), int(min(max(size-c.Offset, 4<<10), 256<<10)))
-	pos := c.Offset // the start of the line being read
-	var long []byte // a line longer than the reader's buffer, so far
-	var longLen int64
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			longLen += int64(len(chunk))
-			if !tooLong {
-				long = append(long, chunk...)
-				if tooLong = len(long) > maxLine; tooLong {
-					long = nil
-				}
+	buf := make([]byte, 0, min(max(size-c.Offset, 4<<10), 256<<10))
+	pos := c.Offset    // the file's offset of buf[0]
+	lineAt := c.Offset // the start of the line being read
+	dropping := false  // in a line longer than maxLine, which is skipped
+	for pos+int64(len(buf)) < size {
+		if len(buf) == cap(buf) {
+			// No newline in a full buffer: a long line. Keep it whole up
+			// to maxLine, then drop it.
+			if cap(buf) <= maxLine {
+				buf = append(buf[:cap(buf)], 0)[:len(buf)]
+			} else {
+				pos += int64(len(buf))
+				buf, dropping = buf[:0], true
 			}
-			continue
-		case errors.Is(err, io.EOF):
-			// An unfinished line: read again next time.
-			next, _, err := c.at(r, pos)
-			return next, rewritten, err
-		case err != nil:
+		}
+		room := buf[len(buf):min(int64(cap(buf)), int64(len(buf))+size-pos-int64(len(buf)))]
+		n, err := r.ReadAt(room, pos+int64(len(buf)))
+		buf = buf[:len(buf)+n]
+		if err != nil && !(errors.Is(err, io.EOF) && n == len(room)) {
+			if errors.Is(err, io.EOF) {
+				break // the file shrank as it was read: the rest next time
+			}
 			return c, rewritten, err
 		}
-		if !tooLong {
-			line := chunk
-			if len(long) > 0 {
-				line = append(long, chunk...)
-			}
-			if len(line) <= maxLine {
-				c.count(line, since, f)
-			}
+		end := bytes.LastIndexByte(buf, '\n') + 1 // whole lines
+		if end == 0 {
+			continue
 		}
-		pos += longLen + int64(len(chunk))
-		long, longLen, tooLong = long[:0], 0, false
+		lines := buf[:end]
+		if dropping {
+			nl := bytes.IndexByte(lines, '\n')
+			lines, dropping = lines[nl+1:], false
+		}
+		c.scan(lines, since, f)
+		pos += int64(end)
+		lineAt = pos
+		buf = buf[:copy(buf, buf[end:])]
+	}
+	// An unfinished last line is read again next time.
+	next, _, err = c.at(r, lineAt)
+	return next, rewritten, err
+}
+
+// scan counts the entries of whole lines: only the lines that hold the
+// format's marker are read, found by a search for its end, whose first
+// byte is rarer than a quote.
+func (c *Cursor) scan(lines []byte, since time.Time, f Format) {
+	head := len(f.Marker) - min(5, len(f.Marker))
+	tail := f.Marker[head:]
+	for from := 0; ; {
+		i := bytes.Index(lines[from:], tail)
+		if i < 0 {
+			return
+		}
+		if i += from; i < head || !bytes.Equal(lines[i-head:i], f.Marker[:head]) {
+			from = i + 1
+			continue
+		}
+		start := bytes.LastIndexByte(lines[:i], '\n') + 1
+		end := i + bytes.IndexByte(lines[i:], '\n') + 1
+		if end-start <= maxLine {
+			f.Parse(lines[start:end], func(e Entry) { c.add(e, since) })
+		}
+		lines, from = lines[end:], 0
 	}
 }
 
@@ -159,14 +187,6 @@ func (c Cursor) at(r io.ReaderAt, pos int64) (Cursor, bool, error) {
 	var err error
 	c.Head, c.Tail, err = hashes(r, pos)
 	return c, false, err
-}
-
-// count adds the line's entry, if it has one.
-func (c *Cursor) count(line []byte, since time.Time, f Format) {
-	if !bytes.Contains(line, f.Marker) {
-		return
-	}
-	f.Parse(line, func(e Entry) { c.add(e, since) })
 }
 
 // add counts one response.

@@ -154,6 +154,25 @@ func TestMalformedLineSkipped(t *testing.T) {
 	}
 }
 
+// A line longer than the read buffer, and shorter than maxLine, counts; a
+// longer one is skipped, and so is a last one without its newline, read
+// from its start next time however long it is.
+func TestLongLines(t *testing.T) {
+	line := func(text string, in int) string {
+		return `{"type":"assistant","message":{"id":"m` + strconv.Itoa(in) + `","content":"` + text + `","usage":{"input_tokens":` + strconv.Itoa(in) + `}},"timestamp":"2026-11-23T06:00:00Z"}` + "\n"
+	}
+	data := line("short", 1) + line(strings.Repeat("x", 1<<20), 10) + line(strings.Repeat("y", maxLine), 100) + line("after", 1000)
+	c, _ := read(t, []byte(data), Cursor{}, Claude)
+	if c.Sum.Input != 1011 || c.Offset != int64(len(data)) {
+		t.Errorf("sum %d, offset %d of %d; want 1011 to the end", c.Sum.Input, c.Offset, len(data))
+	}
+	unfinished := data + strings.TrimSuffix(line(strings.Repeat("z", maxLine), 5), "\n")
+	c, _ = read(t, []byte(unfinished), Cursor{}, Claude)
+	if c.Sum.Input != 1011 || c.Offset != int64(len(data)) {
+		t.Errorf("unfinished: sum %d, offset %d; want 1011 at %d", c.Sum.Input, c.Offset, len(data))
+	}
+}
+
 // Responses written before the loop began are not counted.
 func TestSince(t *testing.T) {
 	data := sample(t, "copilot.jsonl")
