@@ -429,7 +429,9 @@ func Begin(o Options, in Input) Result {
 		if b := p.budget(); memory.AnyBudget(b) {
 			// As the last stop measured them: the transcript is read at
 			// stops only.
-			m, err := store.Measure(b, o.usage(Input{}), "", false, time.Now())
+			// With remember: a session start is a hook call that sees the
+			// loop, and a loop's clock starts at its first (SPEC section 6).
+			m, err := store.Measure(b, o.usage(Input{}), "", true, time.Now())
 			if err != nil {
 				o.note(fmt.Sprintf(noteNote, err))
 			}

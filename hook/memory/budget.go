@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +38,11 @@ const maxSummed = 1 << 20
 // budgetRecord is what the hook has measured for a loop since its
 // contract began.
 type budgetRecord struct {
-	Began  int64       `json:"began"` // when the contract began, Unix nanoseconds
+	Began int64 `json:"began"` // when the contract began, Unix nanoseconds
+	// First is when the hook first saw the loop in a session (its first
+	// session start or stop), Unix nanoseconds: the duration counts from
+	// it, not from init (SPEC section 6). 0 in a record made before it.
+	First  int64       `json:"first,omitempty"`
 	Turns  int64       `json:"turns"` // stops blocked since
 	Closed usage.Usage `json:"closed"`
 	// Unrecorded: the host of the loop's last stop records no tokens.
@@ -121,7 +126,7 @@ func (r *budgetRecord) measured(b Budget, now time.Time) Measured {
 		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureTurns, Used: r.Turns, Limit: int64(b.Turns)})
 	}
 	if b.Duration > 0 {
-		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureDuration, Used: max(0, now.UnixNano()-r.Began), Limit: int64(b.Duration)})
+		m.Budgets = append(m.Budgets, criteria.Measured{Measure: criteria.MeasureDuration, Used: max(0, now.UnixNano()-cmp.Or(r.First, r.Began)), Limit: int64(b.Duration)})
 	}
 	return m
 }
@@ -262,7 +267,9 @@ func (r budgetRecord) anew(began, now time.Time) budgetRecord {
 	if began.IsZero() {
 		began = now
 	}
-	n := budgetRecord{Began: began.UnixNano()}
+	// The record is made at the hook's first call that sees the loop: its
+	// clock starts here, however long ago init wrote the loop.
+	n := budgetRecord{Began: began.UnixNano(), First: now.UnixNano()}
 	for _, s := range r.Sources {
 		if s.Summed {
 			// The session's sum so far is the old contract's.
