@@ -3,6 +3,7 @@ package memory
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -84,19 +85,28 @@ func pruneSessions(dir string, now time.Time) {
 	}
 }
 
+// notStates are the directories of the per-user cache that are no state
+// file's: the checks' results and the record of what a person was told.
+var notStates = []string{"checks", "told"}
+
 // pruneStates removes the per-user cache's directories of state files in
 // which nothing was written for a week: no session of that loop was seen.
+// A loop whose contract is unfinished keeps its directory (SPEC section
+// 5): a contract is kept until its loop ends.
 func pruneStates(root string, now time.Time) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() {
+		if !e.IsDir() || slices.Contains(notStates, e.Name()) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
 		if lastSeen(dir).After(now.Add(-pruneAfter)) {
+			continue
+		}
+		if c, found, _ := readContractAt(filepath.Join(dir, contractFile)); found && !c.Ended {
 			continue
 		}
 		os.RemoveAll(dir)
