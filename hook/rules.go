@@ -2,6 +2,7 @@ package hook
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,10 +25,12 @@ type rules struct {
 	inForce config.InForce
 }
 
-// personRules reads the .loophook.json in force for the input's work tree.
-func (o Options) personRules(in Input) rules {
+// personRules reads the .loophook.json in force for the input's work tree,
+// naming those between the loop's state, at statePath, and the top that
+// are not obeyed.
+func (o Options) personRules(in Input, statePath string) rules {
 	top := state.Top(o.start(in))
-	return rules{top: top, inForce: config.Load(top)}
+	return rules{top: top, inForce: config.LoadFor(top, filepath.Dir(statePath))}
 }
 
 // checks returns the function rule check-failed calls: it runs the checks

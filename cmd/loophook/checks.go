@@ -1,14 +1,18 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/checks"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
 )
 
@@ -18,9 +22,10 @@ func checkCommand() *cli.Command {
 		Usage: "run the checks of the approved .loophook.json now",
 		Description: "Runs each check a person approved in " + config.File + " at the top of the work tree, as the\n" +
 			"Stop hook runs them when a loop claims done, and prints each result with its time. The\n" +
-			"results fill the cache the hook reads: on an unchanged tree a claim reuses them. Exit 1\n" +
-			"when a check fails. A file never approved, or changed since, is not what runs: the\n" +
-			"approved version is, and check says so.\n\n" +
+			"results fill the cache the hook reads: on an unchanged tree a claim reuses them. A file\n" +
+			"changed since its approval is not what runs: the approved version is, and check says so.\n" +
+			"Exit 0: every check passed. 1: one failed. 2: nothing could run (no " + config.File + ",\n" +
+			"none approved, or no checks in it), so that a CI step never passes having run nothing.\n\n" +
 			"Examples:\n" +
 			"   loophook check\n" +
 			"   loophook check --dir path/to/project",
@@ -33,26 +38,44 @@ func checkCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			f := config.Load(top)
+			f := config.LoadFor(top, loopDir(c.String("dir"), ""))
 			if tell := f.Tell(); tell != "" {
 				say(c.App.ErrWriter, tagNote, "%s", tell)
 			}
 			cs := f.Checks()
-			if len(cs) == 0 {
-				fmt.Fprintf(c.App.Writer, msgNoChecks+"\n", shown(f.Path))
-				return nil
+			switch {
+			case f.Config == nil && f.State == config.StateNone:
+				return fail(hintCheckNone, msgCheckNoFile, shown(f.Path))
+			case f.Config == nil:
+				return fail(hintCheckApprove, msgCheckNotApproved, shown(f.Path))
+			case len(cs) == 0:
+				return fail("", msgNoChecks, shown(f.Path))
 			}
-			failed := false
-			for _, r := range (checks.Runner{Top: top}).Run(cs) {
-				status.WriteCheck(c.App.Writer, r)
-				failed = failed || !r.Passed()
-			}
-			if failed {
-				return finding
+			results := (checks.Runner{Top: top}).Run(cs)
+			status.WriteChecks(c.App.Writer, results)
+			for _, r := range results {
+				if !r.Passed() {
+					return finding
+				}
 			}
 			return nil
 		},
 	}
+}
+
+// loopDir is the directory of the loop's state a person's command names
+// (--state, else the one found from --dir or here), else where the person
+// is: where the search for .loophook.json files that are not obeyed
+// starts.
+func loopDir(dir, stateFile string) string {
+	if found, err := statefile.Locate(hook.Options{StatePath: stateFile, Dir: dir}); err == nil && found.Path != "" {
+		return filepath.Dir(found.Path)
+	}
+	if dir != "" {
+		return dir
+	}
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // acceptConfig approves the .loophook.json of the work tree of dir, else
@@ -66,11 +89,21 @@ func acceptConfig(w io.Writer, dir, stateFile string) (approved bool, err error)
 		return false, err
 	}
 	acc, err := config.Approve(top)
+	var inv *config.Invalid
+	if errors.As(err, &inv) {
+		for _, p := range inv.Problems {
+			say(w, "", "%s: %s", shown(acc.Path), p)
+		}
+		return false, fail(hintSchemaConfig, msgApproveInvalid, shown(acc.Path))
+	}
 	if err != nil {
 		return false, fail(hintSchemaConfig, msgApprove, shown(acc.Path), err)
 	}
 	for _, line := range acc.Said(shown(acc.Path)) {
 		say(w, "", "%s", line)
+	}
+	if n := config.LoadFor(top, loopDir(dir, stateFile)).TellIgnored(); n != "" {
+		say(w, tagNote, "%s", n)
 	}
 	return !acc.Nothing, nil
 }

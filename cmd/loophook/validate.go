@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"github.com/loophook/loophook/hook/table"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -10,6 +11,7 @@ import (
 	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/statefile"
+	"github.com/loophook/loophook/hook/table"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -19,17 +21,22 @@ func validateCommand() *cli.Command {
 		Usage:     "check a state file against its dialect's schema, naming every problem",
 		ArgsUsage: "[FILE]",
 		Description: "Prints one line per problem, `pointer: message`, sorted by JSON pointer, and names the\n" +
-			"dialect it checked against: --dialect's, else the one the file's content tells.\n" +
+			"dialect it checked against: --dialect's, else the one the file's content tells. A file named\n" +
+			config.File + " is checked against the config schema (loophook schema --config) instead.\n" +
 			"Without FILE, checks the state the hook would find from here.\n" +
 			"Exit 0: valid. 1: invalid. 2: the file cannot be read.\n\n" +
 			"Examples:\n" +
 			"   loophook validate\n" +
 			"   loophook validate path/to/state.json\n" +
-			"   loophook validate --dialect orchestrator loop-state.json",
+			"   loophook validate --dialect orchestrator loop-state.json\n" +
+			"   loophook validate .loophook.json",
 		Flags: []cli.Flag{dialectFlag, dirFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fail("loophook validate [FILE]", "validate takes at most one file")
+			}
+			if name := c.Args().First(); filepath.Base(name) == config.File {
+				return validateConfig(c.App.Writer, name)
 			}
 			checked, err := statefile.Check(hook.Options{StatePath: c.Args().First(), Dir: c.String("dir"), Dialect: c.String("dialect")})
 			if err != nil {
@@ -74,4 +81,25 @@ func schemaCommand() *cli.Command {
 			return err
 		},
 	}
+}
+
+// validateConfig checks a person's .loophook.json against the config
+// schema: a .loophook.json is never a state.
+func validateConfig(w io.Writer, name string) error {
+	problems, err := config.Validate(name)
+	if err != nil {
+		return fail("", "%v", err)
+	}
+	if len(problems) == 0 {
+		fmt.Fprintf(w, msgValidConfig+"\n", name)
+		return nil
+	}
+	for _, p := range problems {
+		fmt.Fprintln(w, table.OneLine(p))
+	}
+	word := "problems"
+	if len(problems) == 1 {
+		word = "problem"
+	}
+	return &failure{msg: fmt.Sprintf(msgInvalidConfig, name, len(problems), word), code: exitFinding}
 }

@@ -54,6 +54,8 @@ const (
 	msgDialect        = "--dialect: %v"
 	msgFileError      = "%s: %v"
 	msgInvalidState   = "%s is not a valid %s state (%d %s)"
+	msgValidConfig    = "%s: valid loophook config"
+	msgInvalidConfig  = "%s is not a valid loophook config (%d %s)"
 	msgValid          = "%s: valid %s state"
 	msgWrongProtocol  = "loophook %s answered in --protocol ok ({\"ok\": ...}), which %s does not obey: its hook needs --protocol %s (loophook install --host %s writes it)"
 	msgStandAside     = "the loophook plugin stands aside: loophook install registered this hook in %s, which answers alone"
@@ -79,9 +81,14 @@ const hintAcceptInvalid = "repair it before you accept its criteria (loophook va
 // and of accept's approval of .loophook.json (status's lines for the
 // checks are hook/status's).
 const (
-	msgNoArguments   = "%s takes no arguments"
-	msgNoChecks      = "no approved checks in %s"
-	msgApprove       = "approve %s: %v"
-	msgRevoke        = "withdraw the approval of %s: %v"
-	hintSchemaConfig = "loophook schema --config prints the file's schema"
+	msgNoArguments      = "%s takes no arguments"
+	msgNoChecks         = "no checks in the approved %s: nothing ran"
+	msgCheckNoFile      = "no %s: nothing ran"
+	msgCheckNotApproved = "%s is not approved: nothing ran"
+	hintCheckNone       = "write the checks in .loophook.json at the top of the work tree, and approve them with loophook accept"
+	hintCheckApprove    = "a person approves it with loophook accept in a terminal"
+	msgApprove          = "approve %s: %v"
+	msgApproveInvalid   = "%s is not approved: it breaks the config schema where each line above says"
+	msgRevoke           = "withdraw the approval of %s: %v"
+	hintSchemaConfig    = "loophook schema --config prints the file's schema"
 )

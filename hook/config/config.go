@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/tailscale/hujson"
@@ -53,13 +55,8 @@ type Config struct {
 // Invalid is a file that is JSON with comments but fails the schema.
 type Invalid struct{ Problems []string }
 
-func (e *Invalid) Error() string {
-	word := "problems"
-	if len(e.Problems) == 1 {
-		word = "problem"
-	}
-	return fmt.Sprintf(problemSchema, len(e.Problems), word)
-}
+// Error names every problem with its pointer, never a count.
+func (e *Invalid) Error() string { return strings.Join(e.Problems, "; ") }
 
 // wire is the file's shape once it passed the schema.
 type wire struct {
@@ -93,6 +90,9 @@ func Parse(data []byte) (*Config, error) {
 	if err := json.Unmarshal(std, &w); err != nil {
 		return nil, errors.New(schema.JSONError(std, err))
 	}
+	if problems := duplicateNames(w); len(problems) > 0 {
+		return nil, &Invalid{Problems: problems}
+	}
 	c := &Config{Budget: Budget{Tokens: w.Budget.Tokens, Turns: w.Budget.Turns}}
 	if w.Budget.Duration != "" {
 		c.Budget.Duration, _ = time.ParseDuration(w.Budget.Duration) // the schema's pattern holds
@@ -105,6 +105,38 @@ func Parse(data []byte) (*Config, error) {
 		c.Checks = append(c.Checks, ch)
 	}
 	return c, nil
+}
+
+// Validate checks the .loophook.json at path, as a person's validate
+// asks: every problem with its pointer (a syntax error is one), none when
+// it is valid; err when it cannot be read.
+func Validate(path string) (problems []string, err error) {
+	data, ok, err := readFile(path)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf(problemRead, path, fs.ErrNotExist)
+	case err != nil:
+		return nil, fmt.Errorf(problemRead, path, err)
+	}
+	if _, err := Parse(data); err != nil {
+		return problemsOf(err), nil
+	}
+	return nil, nil
+}
+
+// duplicateNames are the checks named as one before them: a check's name
+// is how a person, status and why tell it from the others.
+func duplicateNames(w wire) []string {
+	var problems []string
+	first := map[string]int{}
+	for i, c := range w.Checks {
+		if j, ok := first[c.Name]; ok {
+			problems = append(problems, fmt.Sprintf(problemDuplicateName, i, c.Name, j))
+			continue
+		}
+		first[c.Name] = i
+	}
+	return problems
 }
 
 // readFile reads the file at path within MaxFile; ok is false when there

@@ -3,7 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/loophook/loophook/internal/file"
@@ -35,6 +37,36 @@ type InForce struct {
 	Problems []string
 	// Changes say what the file changes from the approved version.
 	Changes []string
+	// Ignored are the .loophook.json files between the loop's state and
+	// the top, which are not obeyed (LoadFor).
+	Ignored []string
+}
+
+// LoadFor is Load, naming in Ignored each .loophook.json between from
+// (the directory of the loop's state, or where the person is) and top:
+// only top's is obeyed, and a person must not believe another guards the
+// loop.
+func LoadFor(top, from string) InForce {
+	f := Load(top)
+	f.Ignored = ignored(file.PhysicalDir(top), file.PhysicalDir(from))
+	return f
+}
+
+// ignored lists the .loophook.json files in from and the directories
+// above it, up to top, top's own left out.
+func ignored(top, from string) []string {
+	rel, err := filepath.Rel(top, from)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	var found []string
+	for d := from; d != top && filepath.Dir(d) != d; d = filepath.Dir(d) {
+		p := filepath.Join(d, File)
+		if _, err := os.Lstat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	return found
 }
 
 // Load returns the version of top's .loophook.json in force. It never

@@ -9,7 +9,7 @@ import (
 
 const (
 	problemSyntax             = "not JSON with comments: %v"
-	problemSchema             = "%d %s against the schema (loophook schema --config)"
+	problemDuplicateName      = "/checks/%d/name: %q is the name of /checks/%d too; each check needs a name of its own"
 	problemNotRegular         = "not a regular file"
 	problemTooLarge           = "larger than %d KiB"
 	problemRead               = "read %s: %w"
@@ -34,16 +34,37 @@ const (
 	tellUnparsable = "%s cannot be read (%s); the approved version stays in force until a person fixes the file and runs loophook accept in a terminal"
 	tellDeleted    = "%s was deleted; the approved version stays in force (a person who wants no checks runs loophook accept in a terminal)"
 	tellProblems   = " (%s)"
+	tellIgnored    = "%s is not obeyed: loophook obeys only the .loophook.json at the top of the work tree, %s"
 )
 
 // Tell is what the person must be told about the file, in one message;
 // "" when the file is in force as it is, or there is none.
 func (f InForce) Tell() string {
+	said, ignored := f.tellState(), f.TellIgnored()
+	switch {
+	case said == "":
+		return ignored
+	case ignored == "":
+		return said
+	}
+	return said + ". " + ignored
+}
+
+// TellIgnored names the .loophook.json files that are not obeyed; "" when
+// there are none.
+func (f InForce) TellIgnored() string {
+	if len(f.Ignored) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(tellIgnored, strings.Join(f.Ignored, ", "), f.Path)
+}
+
+func (f InForce) tellState() string {
 	switch f.State {
 	case StateUnapproved:
 		s := fmt.Sprintf(tellUnapproved, f.Path)
 		if len(f.Problems) > 0 {
-			s += fmt.Sprintf(tellProblems, strings.Join(first(f.Problems, 3), "; "))
+			s += fmt.Sprintf(tellProblems, strings.Join(f.Problems, "; "))
 		}
 		return s
 	case StateChanged:
@@ -53,14 +74,12 @@ func (f InForce) Tell() string {
 		}
 		return fmt.Sprintf(tellChanged, f.Path, strings.Join(changes, "; "))
 	case StateUnparsable:
-		return fmt.Sprintf(tellUnparsable, f.Path, strings.Join(first(f.Problems, 3), "; "))
+		return fmt.Sprintf(tellUnparsable, f.Path, strings.Join(f.Problems, "; "))
 	case StateDeleted:
 		return fmt.Sprintf(tellDeleted, f.Path)
 	}
 	return ""
 }
-
-func first(s []string, n int) []string { return s[:min(n, len(s))] }
 
 // Said is what a person's approval did, a line each, naming the file as
 // path: none when there was nothing to approve.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/loophook/loophook/criteria"
@@ -34,7 +35,7 @@ func Look(o hook.Options, found state.Found, session string, note func(error)) R
 		// A session that never stopped in it: the rule that ended the loop.
 		st.LastRule = criteria.RuleComplete
 	}
-	st.Config = configOf(state.Top(o.Dir))
+	st.Config = configOf(state.Top(o.Dir), filepath.Dir(found.Path))
 	st.Host = lastHost(found, session)
 	return st
 }

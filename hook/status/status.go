@@ -238,16 +238,20 @@ type Config struct {
 	State  config.State `json:"state"`
 	Tell   string       `json:"tell,omitempty"`
 	Checks []Check      `json:"checks,omitempty"`
+	// Ignored are the .loophook.json files between the loop and the top,
+	// which are not obeyed.
+	Ignored []string `json:"ignored,omitempty"`
 }
 
 // configOf is the .loophook.json of top and the last result of each check
-// in force; nil when there is no file and none approved.
-func configOf(top string) *Config {
-	f := config.Load(top)
-	if f.State == config.StateNone {
+// in force, with those between from and top that are not obeyed; nil when
+// there is no file and none approved, and none ignored.
+func configOf(top, from string) *Config {
+	f := config.LoadFor(top, from)
+	if f.State == config.StateNone && len(f.Ignored) == 0 {
 		return nil
 	}
-	rep := &Config{Path: f.Path, State: f.State, Tell: f.Tell()}
+	rep := &Config{Path: f.Path, State: f.State, Tell: f.Tell(), Ignored: f.Ignored}
 	cs := f.Checks()
 	if len(cs) == 0 {
 		return rep

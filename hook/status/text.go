@@ -187,6 +187,9 @@ func (rep *Config) rows(g *table.Grid) {
 		return
 	}
 	g.Row(table.Cell{Text: "checks:"}, table.Cell{Text: fmt.Sprintf(msgConfigState, shown(rep.Path), rep.State)})
+	for _, f := range rep.Ignored {
+		g.Row(table.Cell{Text: ""}, table.Cell{Text: fmt.Sprintf(msgConfigIgnored, shown(f))})
+	}
 	for _, c := range rep.Checks {
 		text := fmt.Sprintf(msgCheckNever, c.Name)
 		switch {
@@ -324,26 +327,35 @@ func WriteFailedChecks(w io.Writer, top string) {
 	}
 }
 
-// WriteCheck writes a result of loophook check: ok or FAIL, the check's
-// name, its time and command, and for a failure how it ended and the last
-// lines it printed.
-func WriteCheck(w io.Writer, r checks.Result) {
-	verdict := "ok  "
-	if !r.Passed() {
-		verdict = "FAIL"
-	}
-	fmt.Fprintf(w, "%s  %s  %s  %s\n", verdict, table.OneLine(r.Name), r.Took, table.OneLine(r.Run))
-	if r.Passed() {
-		return
-	}
-	fmt.Fprintf(w, "      %s\n", table.OneLine(r.Cause()))
-	for _, line := range strings.Split(r.Tail, "\n") {
-		if line != "" {
-			fmt.Fprintf(w, "      | %s\n", table.Visible(line))
+// WriteChecks writes the results of loophook check, in columns that do not
+// move with a name's length: ok or FAIL, the check's name, its time and
+// command; under a failure, how it ended and the last lines it printed.
+func WriteChecks(w io.Writer, results []checks.Result) {
+	var g table.Grid
+	for _, r := range results {
+		verdict := table.Cell{Text: "ok  ", Style: table.Green} // as wide as FAIL, in every run
+		if !r.Passed() {
+			verdict = table.Cell{Text: "FAIL", Style: table.Red}
 		}
+		g.Row(verdict, table.Cell{Text: r.Name}, table.Cell{Text: r.Took.String()}, table.Cell{Text: r.Run})
 	}
-	if r.Output != "" {
-		fmt.Fprintf(w, "      "+msgWholeOutput+"\n", table.OneLine(r.Output))
+	var b strings.Builder
+	g.Write(&b, table.Colourful(w))
+	rows := strings.SplitAfter(b.String(), "\n")
+	for i, r := range results {
+		io.WriteString(w, rows[i])
+		if r.Passed() {
+			continue
+		}
+		fmt.Fprintf(w, "      %s\n", table.OneLine(r.Cause()))
+		for _, line := range strings.Split(r.Tail, "\n") {
+			if line != "" {
+				fmt.Fprintf(w, "      | %s\n", table.Visible(line))
+			}
+		}
+		if r.Output != "" {
+			fmt.Fprintf(w, "      "+msgWholeOutput+"\n", table.OneLine(r.Output))
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ const (
 	msgCancelledAt   = "%s by loophook cancel; holds while the state stays as it is"
 	timeShown        = "2006-01-02 15:04:05"
 	msgConfigState   = "%s (%s)"
+	msgConfigIgnored = "%s: not obeyed; only the one at the top of the work tree is"
 	msgCheckNever    = "%s: not run yet"
 	msgCheckLast     = "%s: %s at %s on tree %s (%s)"
 	msgCheckOutside  = "%s: %s at %s, outside git (a claim runs it again)"
