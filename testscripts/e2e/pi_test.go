@@ -163,4 +163,3 @@ func piContext(r *chatRequest, prompt string) (string, bool) {
 	}
 	return "", false
 }
-
