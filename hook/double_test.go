@@ -163,6 +163,8 @@ func TestMemoryInCacheWhenNoPermission(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv("HOME", cache)
+	t.Setenv("LOCALAPPDATA", cache)
+	t.Setenv("USERPROFILE", cache)
 	loop := filepath.Join(dir, ".loop")
 	if err := os.Chmod(loop, 0o555); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +84,7 @@ func TestGeminiLastMessage(t *testing.T) {
 			}
 		})
 	}
-	in := readInput(t, "gemini", `{"session_id":"s1","transcript_path":"`+transcript+`","prompt_response":"a\nb","stop_hook_active":false}`)
+	in := readInput(t, "gemini", `{"session_id":"s1","transcript_path":`+jsonString(transcript)+`,"prompt_response":"a\nb","stop_hook_active":false}`)
 	if own, _ := in.Own.(geminiOwn); own.promptResponse == nil || *own.promptResponse != "a\nb" {
 		t.Fatalf("prompt_response = %v", own.promptResponse)
 	}
@@ -161,7 +162,7 @@ func TestQwenLastMessage(t *testing.T) {
 		`{"type":"assistant","message":{"role":"model","parts":[{"text":"thinking <loop-complete>","thought":true},{"text":"all "},{"functionCall":{"name":"read_file"}},{"text":"verified"}]}}`,
 		`{"type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","response_text":"assistant"}}}`,
 	)
-	in := readInput(t, "qwen", `{"session_id":"s1","transcript_path":"`+path+`"}`)
+	in := readInput(t, "qwen", `{"session_id":"s1","transcript_path":`+jsonString(path)+`}`)
 	if got, err := host("qwen").LastMessage(in); err != nil || got != "all verified" {
 		t.Errorf("transcript: got %q, %v", got, err)
 	}
@@ -183,7 +184,7 @@ func TestDroidLastMessage(t *testing.T) {
 		`{"type":"message","message":{"role":"user","content":[],"visibility":"user_only","hookEventName":"Stop","hookParentId":"m2"}}`,
 	)
 	for _, tc := range []struct{ id, want string }{{"m1", "turn 1 <loop-complete>"}, {"m2", "turn 2"}, {"m3", ""}, {"", "turn 2"}, {"gone", "turn 2"}} {
-		in := readInput(t, "droid", `{"session_id":"s1","transcript_path":"`+path+`","message_id":"`+tc.id+`","stop_hook_active":true}`)
+		in := readInput(t, "droid", `{"session_id":"s1","transcript_path":`+jsonString(path)+`,"message_id":"`+tc.id+`","stop_hook_active":true}`)
 		if own, _ := in.Own.(droidOwn); own.messageID != tc.id || !in.StopHookActive {
 			t.Fatalf("input = %+v", in)
 		}
@@ -300,4 +301,10 @@ func TestRegistrations(t *testing.T) {
 	if defaults != 1 {
 		t.Errorf("%d hosts are install's default, want 1", defaults)
 	}
+}
+
+// jsonString is s as a JSON string: a Windows path's backslashes escaped.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -62,6 +62,8 @@ func sandbox(t *testing.T) (home, project string) {
 	}
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("USERPROFILE", home)
+	t.Setenv("APPDATA", filepath.Join(dir, "config"))
 	t.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
 	for _, v := range []string{"CLAUDE_CONFIG_DIR", "COPILOT_HOME", "QWEN_HOME", "GEMINI_CLI_HOME", "PI_CODING_AGENT_DIR", "LOOPHOOK_BIN"} {
 		t.Setenv(v, "")

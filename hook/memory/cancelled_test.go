@@ -15,6 +15,7 @@ import (
 // accept) or when the state changes (a new loop).
 func TestCancelRecord(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("LOCALAPPDATA", os.Getenv("XDG_CACHE_HOME"))
 	orchestrator, err := schema.Lookup("orchestrator")
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,9 @@ func TestBrokenNameNeverOverwrites(t *testing.T) {
 		if err := os.Symlink("nowhere", filepath.Join(dir, got)); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := os.Lstat(filepath.Join(dir, got)); err != nil {
+			t.Skip("a link to nothing cannot be read here (Wine):", err)
+		}
 	}
 }
 

@@ -26,10 +26,20 @@ func Absent(err error) bool {
 func PathCause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return noSuchFile{err}
 	}
 	return err
 }
+
+// noSuchFile says a path is not there in the same words on every system
+// (Windows says "The system cannot find the file specified.", or "path").
+type noSuchFile struct{ err error }
+
+func (e noSuchFile) Error() string { return "no such file or directory" }
+func (e noSuchFile) Unwrap() error { return e.err }
 
 // MakeDirs creates dir and the directories above it that are missing, and
 // returns a function that removes what it created, should what was to go in
