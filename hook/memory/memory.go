@@ -1,3 +1,10 @@
+// Package memory is the loop's memory (SPEC section 5): what the hook keeps
+// between stops, per state file and session, and the one place that
+// decides where it lives (Store, in the per-user cache, named after the
+// state file's physical path): the sessions' counts, the contract, the
+// budget record, a person's cancel of another system's loop, the journal
+// that why reads, and their pruning. Every reader (the hook, status, why,
+// a person's commands) asks the Store.
 package memory
 
 import (
