@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/loophook/loophook/hook/config"
 )
 
 // benchCase is one scenario: the same stdin and working directory are given
@@ -22,12 +25,18 @@ type benchCase struct {
 	wantOK bool     // the verdict a correct loophook gives
 	about  string   // what the case holds, for the progress log
 	env    []string // more environment for both programs
+	// fresh is a directory removed before each loophook run, untimed: the
+	// hook's memory, so that every run is a first stop.
+	fresh string
+	// floor is a command timed in the floor's place, its output dropped
+	// and not checked: cat of the transcript.
+	floor []string
 }
 
 // caseNames lists every case in the order they run. The last one's name
 // follows -big.
 func caseNames(bigName string) []string {
-	return []string{"no state", "typical", "large", "marker 1KB", bigName,
+	return []string{"no state", "typical", "large", "marker 1KB", bigName, budgetName(bigName),
 		"codex", "gemini", "copilot", "claude", "qwen", "droid", "on-loop", "loop-controller", "orchestrator", "deep nothing"}
 }
 
@@ -509,7 +518,7 @@ func buildCases(work string, selected map[string]bool, bigSize int64, bigName st
 		}
 		cases = append(cases, benchCase{name: "deep nothing", dir: deep, args: stop, stdin: makeInput(deep, small, &lastMsg), wantOK: true, about: "cwd 30 levels deep, no state"})
 	}
-	if selected[normName(bigName)] {
+	if selected[normName(bigName)] || selected[normName(budgetName(bigName))] {
 		big := filepath.Join(tdir, "transcript-"+strings.TrimPrefix(bigName, "marker ")+".jsonl")
 		start := time.Now()
 		reused, err := ensureTranscript(big, bigSize, keep)
@@ -529,8 +538,56 @@ func buildCases(work string, selected map[string]bool, bigSize int64, bigName st
 			return nil, err
 		}
 		unended(cases, bigName)
+		if name := budgetName(bigName); selected[normName(name)] {
+			c, err := addBudget(work, name, big, &typical, fi)
+			if err != nil {
+				return nil, err
+			}
+			cases = append(cases, c)
+		}
 	}
 	return cases, nil
+}
+
+// budgetName is the first budgeted stop's case, on the big transcript.
+func budgetName(bigName string) string { return "budget " + strings.TrimPrefix(bigName, "marker ") }
+
+// addBudget is the first budgeted stop on the big transcript against cat
+// of it: a loop with an approved token budget, whose first stop reads the
+// whole transcript once (SPEC section 6), the hook's memory removed before
+// each run. The approval goes to a configuration directory of the case's
+// own.
+func addBudget(work, name, transcript string, typical *loopState, fi os.FileInfo) (benchCase, error) {
+	dir := filepath.Join(work, "cases", normName(name))
+	if _, err := writeCaseDir(dir, typical); err != nil {
+		return benchCase{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".loophook.json"), []byte(`{"budget": {"tokens": 1000000000000}}`+"\n"), 0o644); err != nil {
+		return benchCase{}, err
+	}
+	configDir, cacheDir := filepath.Join(work, "config"), filepath.Join(work, "cache-"+normName(name))
+	old, had := os.LookupEnv("XDG_CONFIG_HOME")
+	os.Setenv("XDG_CONFIG_HOME", configDir)
+	_, err := config.Approve(dir)
+	if had {
+		os.Setenv("XDG_CONFIG_HOME", old)
+	} else {
+		os.Unsetenv("XDG_CONFIG_HOME")
+	}
+	if err != nil {
+		return benchCase{}, fmt.Errorf("approving the budget: %w", err)
+	}
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		return benchCase{}, err
+	}
+	return benchCase{
+		name: name, dir: dir, args: []string{"stop"},
+		stdin: makeInput(dir, transcript, nil), wantOK: false,
+		about: fmt.Sprintf("first stop with a token budget, transcript %s, against cat of it", humanBytes(fi.Size())),
+		env:   []string{"XDG_CONFIG_HOME=" + configDir, "XDG_CACHE_HOME=" + cacheDir},
+		fresh: cacheDir, floor: []string{cat, transcript},
+	}, nil
 }
 
 func humanBytes(n int64) string {

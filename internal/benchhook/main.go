@@ -28,7 +28,10 @@
 // criteria, half met), "large" (10,000 criteria, several MB of state),
 // "marker 1KB" and "marker 1GB" (--require-marker, everything met, the
 // input without last_assistant_message, so that the marker is looked for at
-// the end of a 1 KB or a 1 GB transcript), "codex", "gemini", "copilot",
+// the end of a 1 KB or a 1 GB transcript), "budget 1GB" (the first stop of
+// a loop with an approved token budget, which reads the whole 1 GB
+// transcript once, against cat of it in the floor's place, the hook's
+// memory removed before each run), "codex", "gemini", "copilot",
 // "claude", "qwen" and "droid" (typical, in each host's input and wire), "on-loop",
 // "loop-controller" and "orchestrator" (each loop system's example state),
 // and "deep nothing" (cwd 30 levels deep in a large work tree, no state).
@@ -98,7 +101,7 @@ func run() int {
 	var o options
 	flag.IntVar(&o.n, "n", 200, "measured runs per case of each program")
 	flag.IntVar(&o.warmup, "warmup", 5, "warm-up runs per case of each program, not counted")
-	flag.StringVar(&o.cases, "cases", "", "comma-separated cases to run (default all): no-state, typical, large, marker-1KB, marker-1GB, codex, gemini, copilot, claude, qwen, droid, on-loop, loop-controller, orchestrator, deep-nothing")
+	flag.StringVar(&o.cases, "cases", "", "comma-separated cases to run (default all): no-state, typical, large, marker-1KB, marker-1GB, budget-1GB, codex, gemini, copilot, claude, qwen, droid, on-loop, loop-controller, orchestrator, deep-nothing")
 	flag.StringVar(&o.bin, "bin", "", "use this prebuilt loophook instead of building ./cmd/loophook")
 	flag.StringVar(&o.floor, "floor", "", "use this prebuilt floor instead of building ./internal/floor")
 	flag.StringVar(&o.against, "against", "", "time this other loophook, given the same arguments, in the floor's place: the ratio is then loophook's against it (a change, before and after)")
@@ -469,10 +472,14 @@ func measure(o options, c benchCase, loophook, floor, tmp string) (result, error
 	if o.against != "" {
 		floorArgs = c.args
 	}
+	if len(c.floor) > 0 {
+		floor, floorArgs = c.floor[0], c.floor[1:]
+	}
 	j := job{
 		Loophook: loophook, Floor: floor, Args: c.args, FloorArgs: floorArgs,
 		Dir: c.dir, Env: append(childEnv(c.dir), c.env...), Stdin: c.stdin,
 		N: o.n, Warmup: o.warmup, MaxTime: o.maxTime, OutDir: outDir,
+		Fresh: c.fresh, FloorRaw: len(c.floor) > 0,
 	}
 	if o.checkVerdict {
 		j.WantOK = &c.wantOK
@@ -767,6 +774,10 @@ func goalLines(results []result, bigName string) []string {
 		xn := ratio(median(big.Loop, wallOf), median(big.Floor, wallOf)) /
 			ratio(median(small.Loop, wallOf), median(small.Floor, wallOf))
 		out = append(out, fmt.Sprintf("%s: %s vs marker 1KB %.2f× against each one's floor (%.2f× plainly) (goal ≤ 1.2×)", verdict(xn, 1.2), bigName, xn, x))
+	}
+	if r, ok := by[budgetName(bigName)]; ok {
+		x := ratio(median(r.Loop, wallOf), median(r.Floor, wallOf))
+		out = append(out, fmt.Sprintf("%s: %s vs cat of the transcript %.2f× (goal ≤ 4×)", verdict(x, 4), r.c.name, x))
 	}
 	return out
 }

@@ -42,6 +42,12 @@ type job struct {
 	MaxTime         time.Duration
 	WantOK          *bool  // nil: any verdict will do
 	OutDir          string // scratch space for the children's stdout and stderr
+	// Fresh is removed before each loophook run, untimed: the hook's
+	// memory, for a case of first stops.
+	Fresh string
+	// FloorRaw is a floor that is no hook (cat): its output goes to
+	// /dev/null, unchecked.
+	FloorRaw bool
 }
 
 type sample struct {
@@ -105,7 +111,11 @@ func (j *job) run() (*jobResult, error) {
 	}
 	for _, p := range progs {
 		var err error
-		if p.stdout, err = os.Create(filepath.Join(j.OutDir, p.name+".stdout")); err != nil {
+		out := filepath.Join(j.OutDir, p.name+".stdout")
+		if p.name == "floor" && j.FloorRaw {
+			out = os.DevNull
+		}
+		if p.stdout, err = os.OpenFile(out, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644); err != nil {
 			return nil, err
 		}
 		defer p.stdout.Close()
@@ -122,6 +132,11 @@ func (j *job) run() (*jobResult, error) {
 			start = time.Now()
 		}
 		for k, p := range progs { // alternating: loophook, floor, loophook, ...
+			if k == 0 && j.Fresh != "" {
+				if err := os.RemoveAll(j.Fresh); err != nil {
+					return nil, err
+				}
+			}
 			s, fail, err := j.once(p, i+1, k == 0)
 			if err != nil {
 				return nil, err
@@ -153,6 +168,9 @@ func (j *job) run() (*jobResult, error) {
 	// A few more runs, traced and not timed, for each one's exact peak RSS.
 	for i := 0; i < 3 && res.ExactErr == ""; i++ {
 		for k, p := range progs {
+			if k == 0 && j.Fresh != "" {
+				os.RemoveAll(j.Fresh)
+			}
 			peak, err := exactPeakRSS(p.path, p.args, j.Dir, j.Env, j.Stdin)
 			if err != nil {
 				res.ExactLoop, res.ExactFloor, res.ExactErr = 0, 0, err.Error()
@@ -171,7 +189,11 @@ func (j *job) run() (*jobResult, error) {
 // once runs p and checks its answer; a failure is the program's fault, an
 // error the runner's.
 func (j *job) once(p *prog, run int, isLoophook bool) (sample, *failure, error) {
+	raw := !isLoophook && j.FloorRaw
 	for _, f := range []*os.File{p.stdout, p.stderr} {
+		if raw && f == p.stdout {
+			continue
+		}
 		if err := f.Truncate(0); err != nil {
 			return sample{}, nil, err
 		}
@@ -207,6 +229,13 @@ func (j *job) once(p *prog, run int, isLoophook bool) (sample, *failure, error) 
 	r.Close()
 	<-writeErr // a program may exit without reading its input: not our concern
 
+	if raw {
+		if runErr != nil {
+			return sample{}, nil, fmt.Errorf("running %s: %w", p.path, runErr)
+		}
+		return sample{Wall: wall, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
+			RSS: maxRSS(cmd.ProcessState), Faults: faults(cmd.ProcessState)}, nil, nil
+	}
 	// Read what it printed (the offset is shared with the child's).
 	n, err := p.stdout.Seek(0, io.SeekCurrent)
 	if err != nil {
