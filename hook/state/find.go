@@ -78,13 +78,6 @@ type dir struct{ path string }
 // has reports whether name is in d, as os.Lstat finds it.
 func (d dir) has(name string) bool { return exists(filepath.Join(d.path, name)) }
 
-// isDir reports whether name in d is a directory, or a link to one, as
-// os.Stat finds it.
-func (d dir) isDir(name string) bool {
-	fi, err := os.Stat(filepath.Join(d.path, name))
-	return err == nil && fi.IsDir()
-}
-
 // exists reports whether os.Lstat finds path.
 func exists(path string) bool {
 	_, err := os.Lstat(path)
