@@ -37,6 +37,10 @@ const (
 	// RuleMisconfigured is not a rule of the spec: the hook's flags cannot
 	// be read, so it enforces nothing, and the person must hear of it.
 	RuleMisconfigured Rule = "misconfigured"
+	// RuleVanished is not a numbered rule of the spec (section 5): the
+	// state of an unfinished contract that governs the session is gone,
+	// so the agent is let go, and the person told.
+	RuleVanished Rule = "vanished"
 	// RuleInternalError is not a rule of the spec: loophook itself failed,
 	// and a broken hook must not trap a session.
 	RuleInternalError Rule = "internal-error"
@@ -60,7 +64,7 @@ func (r Rule) Ends() bool {
 // nothing until they fix its flags. The hosts show such a stop to the person.
 func (r Rule) Tells() bool {
 	switch r {
-	case RuleWaiting, RuleFailed, RuleCheckpoint, RuleMisconfigured, RuleUnenforced:
+	case RuleWaiting, RuleFailed, RuleCheckpoint, RuleMisconfigured, RuleUnenforced, RuleVanished:
 		return true
 	}
 	return r.Ends()
@@ -170,6 +174,10 @@ type Evaluation struct {
 	// only when every other rule would let the loop end, at most once,
 	// because a check costs what its command costs.
 	Checks func() []CheckFailure
+	// WasGoverned says the loop's unfinished contract governed this
+	// session before (its memory says so): a state that now names another
+	// session lets it go with a message, not in silence (rule 2).
+	WasGoverned bool
 	// ByInit says loophook init wrote the loop: a paused or cancelled one
 	// is told how to resume it in loophook's words, not a loop system's.
 	ByInit bool
@@ -196,6 +204,12 @@ func Decide(e Evaluation, lim Limits) Verdict {
 		return stop(RuleBadInput, reasonBadInput(e.BadInput))
 	case e.Path == "":
 		return stop(RuleNoState, reasonNoState(e.LookedFor, e.Searched))
+	case OtherSession(e.StateSession, e.SessionID) && e.WasGoverned:
+		// The state now names another session, but its unfinished
+		// contract governed this one: let go, and never in silence.
+		v := stop(RuleOtherSession, reasonOtherSessionGoverned(e.Path, e.StateSession)+workLeft(e))
+		v.Unfinished = true
+		return v
 	case OtherSession(e.StateSession, e.SessionID):
 		return stop(RuleOtherSession, reasonOtherSession(e.Path, e.StateSession))
 	case e.Loop == nil:
@@ -227,6 +241,14 @@ var rules = []func(Evaluation, Limits) (Verdict, bool){
 // session alone: it is bound, and not to this session.
 func OtherSession(stateSession, session string) bool {
 	return stateSession != "" && stateSession != session
+}
+
+// Vanished is the verdict when the state of an unfinished contract that
+// governs the session is gone (SPEC section 5): nothing to work from, so
+// the agent is let go, and the person told which loop vanished and the
+// criteria of its contract.
+func Vanished(path string, contract []string) Verdict {
+	return stop(RuleVanished, reasonVanished(path, contract))
 }
 
 // Ended is the verdict on an ended loop's own file, seen again after its

@@ -49,6 +49,20 @@ func EndedHow(how string) string {
 	return clip(how)
 }
 
+func reasonOtherSessionGoverned(path, session string) string {
+	return fmt.Sprintf("the loop in %s now names session %s, but its contract, unfinished, governed this session; letting the agent stop, with the contract not met", path, clip(session))
+}
+
+func reasonVanished(path string, contract []string) string {
+	head := fmt.Sprintf("the loop in %s vanished (moved or deleted) with its contract unfinished; letting the agent stop, with nothing to work from", path)
+	if len(contract) == 0 {
+		return head
+	}
+	head += fmt.Sprintf(". Its contract's %s: ", count(len(contract), "criterion", "criteria"))
+	tail := ". A person restores the file, or starts a new loop with loophook init"
+	return head + list(contract, len(contract), budgetFor(head+tail)) + tail
+}
+
 func reasonOtherSession(path, session string) string {
 	return fmt.Sprintf("the loop in %s belongs to session %s, not this one", path, clip(session))
 }

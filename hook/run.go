@@ -141,11 +141,20 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	if !ok {
 		return r
 	}
-	if found.Path == "" {
+	open, held, vanished := o.openContract(in, found, remember)
+	switch {
+	case vanished:
+		return o.vanished(r, held, in, remember)
+	case held.Path != "":
+		// One open contract per work tree and session (SPEC section 5):
+		// whatever discovery finds now, its loop judges this stop.
+		found = held
+	case found.Path == "":
 		r.Verdict = criteria.Decide(criteria.Evaluation{SessionID: in.SessionID, LookedFor: o.lookedFor(), Searched: found.Searched}, o.Limits)
 		return r
 	}
 	s := o.gather(r, found, in, remember)
+	s.open = open
 	if s.ended && s.end.Told {
 		// Its end was told: the file is no loop. It runs no check and
 		// counts nothing; the first stop after a person's cancel told it.
@@ -205,6 +214,67 @@ type evaluation struct {
 	// very file: a loop that ended stays ended.
 	end   memory.Ending
 	ended bool
+	// open are the work tree's open contracts by session; nil when none
+	// are kept (--state, no session).
+	open *memory.Open
+}
+
+// openContract is the unfinished contract that governs the input's session
+// in its work tree, when it is another file's than the one found: held is
+// that file, or, when it vanished, vanished says so. It reads one small
+// file; a person's --state names the file to judge, and a stop with no
+// session cannot be told apart from another.
+func (o Options) openContract(in Input, found state.Found, remember bool) (open *memory.Open, held state.Found, vanished bool) {
+	if o.StatePath != "" || in.SessionID == "" {
+		return nil, state.Found{}, false
+	}
+	open = memory.OpenFor(state.Top(o.start(in)))
+	g, ok := open.Governing(in.SessionID)
+	if !ok || found.Path != "" && g.State == file.Physical(found.Path) {
+		return open, state.Found{}, false
+	}
+	if !memory.For(g.State).Unfinished() {
+		// Its loop ended: the session is free for the file found.
+		if remember {
+			if err := open.Drop(in.SessionID, g.State); err != nil {
+				o.note(fmt.Sprintf(noteNote, err))
+			}
+		}
+		return open, state.Found{}, false
+	}
+	d, err := schema.Lookup(g.Dialect)
+	if err != nil {
+		d = schema.Hope
+	}
+	held = state.Found{Path: g.State, Dialect: d}
+	if _, err := os.Lstat(g.State); err != nil {
+		return open, held, true
+	}
+	if d.Name != schema.Hope.Name {
+		// Another system's file is told by its content: one that no
+		// longer holds that system's loop is gone as a loop.
+		data, err := state.ReadFile(g.State)
+		if err != nil || schema.Tell(data).Name != d.Name {
+			return open, held, true
+		}
+		held.Data = data
+	}
+	return open, held, false
+}
+
+// vanished is the verdict when the state of the unfinished contract that
+// governs the session is gone: the agent is let go, the person told which
+// loop and its contract's criteria, and the loop's journal records it.
+func (o Options) vanished(r Result, held state.Found, in Input, remember bool) Result {
+	store := memory.For(held.Path)
+	r.Verdict = criteria.Vanished(o.display(held.Path, in), store.ContractCriteria())
+	if remember {
+		e := memory.Entry{Time: time.Now().UTC(), Session: in.SessionID, Host: o.Host.Name, Dialect: held.Dialect.Name, OK: r.OK, Rule: r.Rule, Reason: r.Reason, Changed: true}
+		if err := store.Journal().Append(e); err != nil {
+			o.note(fmt.Sprintf(noteNote, err))
+		}
+	}
+	return r
 }
 
 // gather reads the facts of a stop of the state found: the state, the
@@ -240,6 +310,13 @@ func (o Options) gather(r Result, found state.Found, in Input, remember bool) *e
 	}
 	if l.Loop != nil && l.Loop.Inactive() {
 		s.e.ByInit = s.store.ByInit()
+	}
+	if !s.governed && in.SessionID != "" {
+		// The state names another session: if its unfinished contract
+		// governed this one (its memory says so), the person hears of it.
+		if _, ok, _ := s.store.Read(in.SessionID); ok && s.store.Unfinished() {
+			s.e.WasGoverned = true
+		}
 	}
 	if l.Loop != nil && s.governed {
 		s.checks = p.checks(o.NoChecks)
@@ -277,9 +354,9 @@ func (s *evaluation) decide(prev memory.Memory, ok bool, lost error) memory.Memo
 	// The contract is checked at every stop, whatever the state's
 	// progress: a dropped criterion must never pass unnoticed.
 	e.Removed, s.r.Removed, s.contractErr = nil, nil, nil
-	if l.Loop != nil && s.governed {
+	if l.Loop != nil && (s.governed || e.WasGoverned) {
 		var check memory.ContractCheck
-		check, s.contractErr = s.store.Check(l.Loop, l.Progress, s.remember, time.Now())
+		check, s.contractErr = s.store.Check(l.Loop, l.Progress, s.remember && s.governed, time.Now())
 		e.Removed, s.r.Began, s.r.Removed = check.Removed, check.Began, check.Removed
 	}
 	s.changed = !ok || len(prev.Seen) == 0 || prev.Seen[len(prev.Seen)-1] != l.Progress
@@ -356,8 +433,21 @@ func (s *evaluation) finish(err error) {
 			s.o.note(fmt.Sprintf(noteNote, err))
 		}
 	}
-	if s.remember && s.lostErr == nil && s.governed {
+	if s.remember && s.lostErr == nil && (s.governed || s.e.WasGoverned) {
 		s.o.journal(s.store, *r, l, s.in, s.changed)
+	}
+	if s.remember && s.open != nil && s.governed && l.Loop != nil {
+		// The session's open contract: this loop's while it is unfinished.
+		path := file.Physical(l.Path)
+		var err error
+		if r.Rule == criteria.RuleComplete || s.ended {
+			err = s.open.Drop(s.in.SessionID, path)
+		} else if !s.open.Holds(s.in.SessionID, path) && s.store.Unfinished() {
+			err = s.open.Set(s.in.SessionID, path, l.Dialect.Name, time.Now())
+		}
+		if err != nil {
+			s.o.note(fmt.Sprintf(noteNote, err))
+		}
 	}
 }
 

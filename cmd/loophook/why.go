@@ -37,7 +37,13 @@ func whyCommand() *cli.Command {
 			}
 			found, err := statefile.Locate(hook.Options{StatePath: c.String("state"), Dir: c.String("dir")})
 			if err != nil {
-				return err
+				// A loop whose file vanished keeps its journal: --state
+				// names where it was.
+				gone, ok := status.Vanished(c.String("state"))
+				if !ok {
+					return err
+				}
+				found = gone
 			}
 			entries, err := status.Timeline(found, c.String("session"), c.Int("n"))
 			if err != nil {

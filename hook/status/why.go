@@ -1,6 +1,8 @@
 package status
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -46,4 +48,24 @@ func failedChecks(top string) []checks.Result {
 func LoopBegan(found state.Found) time.Time {
 	began, _ := memory.For(found.Path).Started()
 	return began
+}
+
+// Vanished is the loop whose state file was at path and is gone, when its
+// journal is kept: why shows a vanished loop's verdicts too.
+func Vanished(path string) (state.Found, bool) {
+	if path == "" {
+		return state.Found{}, false
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return state.Found{}, false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return state.Found{}, false
+	}
+	entries, err := memory.For(abs).Journal().Read("")
+	if err != nil || len(entries) == 0 {
+		return state.Found{}, false
+	}
+	return state.Found{Path: abs}, true
 }
