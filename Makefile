@@ -12,7 +12,7 @@ GORELEASER := $(GO) run github.com/goreleaser/goreleaser/v2@v2.16.0
 # fetches and builds it on a machine that has only Go.
 STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build install test unit e2e e2e-latest lint bench fuzz clean release-snapshot
+.PHONY: build install test unit test-windows e2e e2e-latest lint bench fuzz clean release-snapshot
 
 ## build: build ./loophook
 build:
@@ -33,6 +33,11 @@ test: lint unit e2e
 unit:
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 -run 'Concurrent|Killed|Panic|FIFO|Lock|Atomic' ./hook/...
+
+## test-windows: the unit tests and testscripts as a Windows build, run under Wine; ../shared/windows/setup-wine.sh (as root, idempotent) makes Wine run them
+test-windows:
+	@if [ "$$(id -u)" = 0 ]; then bash ../shared/windows/setup-wine.sh; else sudo bash ../shared/windows/setup-wine.sh; fi
+	GOOS=windows $(GO) test -count=1 -overlay=/opt/wine-go/overlay.json ./...
 
 ## e2e: the end-to-end suite on the seven real hosts at the releases it pins (fetched once, cached)
 e2e:

@@ -3,6 +3,7 @@ package criteria
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -26,9 +27,9 @@ func reasonNoState(files, dirs []string) string {
 	case 0:
 		return what
 	case 1:
-		return fmt.Sprintf("%s in %s", what, dirs[0])
+		return fmt.Sprintf("%s in %s", what, filepath.ToSlash(dirs[0]))
 	}
-	return fmt.Sprintf("%s in the %d directories from %s up to %s", what, len(dirs), dirs[0], dirs[len(dirs)-1])
+	return fmt.Sprintf("%s in the %d directories from %s up to %s", what, len(dirs), filepath.ToSlash(dirs[0]), filepath.ToSlash(dirs[len(dirs)-1]))
 }
 
 func reasonEnded(path, how string) string {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -62,7 +63,7 @@ func (f InForce) TellIgnored() string {
 func (f InForce) tellState() string {
 	switch f.State {
 	case StateUnapproved:
-		s := fmt.Sprintf(tellUnapproved, f.Path)
+		s := fmt.Sprintf(tellUnapproved, filepath.ToSlash(f.Path))
 		if len(f.Problems) > 0 {
 			s += fmt.Sprintf(tellProblems, strings.Join(f.Problems, "; "))
 		}

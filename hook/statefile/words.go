@@ -112,7 +112,7 @@ func (s Started) Notes() []string {
 		notes = append(notes, fmt.Sprintf("keep the loop's contract: %v", s.Contract))
 	}
 	if s.WorkTreeTop != "" {
-		notes = append(notes, fmt.Sprintf("the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s", shown(filepath.Dir(filepath.Dir(s.Path))), s.WorkTreeTop))
+		notes = append(notes, fmt.Sprintf("the hook finds this loop from sessions working in %s or below, not from the git work tree's root %s", shown(filepath.Dir(filepath.Dir(s.Path))), filepath.ToSlash(s.WorkTreeTop)))
 	}
 	return notes
 }

@@ -251,7 +251,7 @@ func configOf(top, from string) *Config {
 	if f.State == config.StateNone && len(f.Ignored) == 0 {
 		return nil
 	}
-	rep := &Config{Path: f.Path, State: f.State, Tell: f.Tell(), Ignored: f.Ignored}
+	rep := &Config{Path: filepath.ToSlash(f.Path), State: f.State, Tell: f.Tell(), Ignored: f.Ignored}
 	cs := f.Checks()
 	if len(cs) == 0 {
 		return rep
