@@ -177,6 +177,20 @@ func TestPiExtension(t *testing.T) {
 			t.Errorf("result %s, stderr %q; want the run to end, told why", r.Result, stderr)
 		}
 	})
+	t.Run("not on PATH", func(t *testing.T) {
+		// A project's extension runs loophook from PATH: a teammate without
+		// it is told once, at the session's start, and a stop says nothing.
+		write(piExtension("loophook-nowhere-" + filepath.Base(dir)))
+		defer write(piExtension(fake))
+		r, stderr, _ := run(t, "continue", "agent_before_settle", "completed")
+		if string(r.Result) != "null" || stderr != "" {
+			t.Errorf("stop: result %s, stderr %q; want the run to end, nothing said", r.Result, stderr)
+		}
+		r, stderr, _ = run(t, "context", "session_start")
+		if string(r.Sent) != "[]" || !strings.HasPrefix(stderr, "loophook: loophook is not on PATH on this machine") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("session start: sent %s, stderr %q; want one line saying loophook is not on PATH", r.Sent, stderr)
+		}
+	})
 	t.Run("timeout", func(t *testing.T) {
 		// A stop past the limit (here 0.5 s, not 10 minutes) ends the run,
 		// without waiting for the command that holds its output.

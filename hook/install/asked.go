@@ -42,7 +42,7 @@ func For(a Asked) (*Plan, error) {
 	}
 	// A file meant to be committed names loophook from PATH, unless
 	// LOOPHOOK_BIN names the path to write (committed.go).
-	self, fromPath := bin, a.Scope == committedScope && h.Install.Extension == nil && os.Getenv("LOOPHOOK_BIN") == ""
+	self, fromPath := bin, a.Scope == committedScope && os.Getenv("LOOPHOOK_BIN") == ""
 	if fromPath {
 		bin = pathProgram
 	}

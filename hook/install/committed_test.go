@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loophook/loophook/hook"
 	"github.com/loophook/loophook/hook/host"
 )
 
@@ -95,6 +96,17 @@ func TestPathNote(t *testing.T) {
 		os.Rename(filepath.Join(other, "loophook2"), filepath.Join(other, "loophook"))
 		if n := pathNote(self); n != "" {
 			t.Errorf("this loophook on PATH: %q", n)
+		}
+	}
+}
+
+// TestExtensionTellsMissing: an extension host's project file (Pi's), which
+// runs loophook from PATH, tells a teammate without it what the guard of
+// the other hosts' committed files tells, word for word.
+func TestExtensionTellsMissing(t *testing.T) {
+	for _, h := range host.Installable() {
+		if ext := h.Install.Extension; ext != nil && !strings.Contains(string(ext.Bytes(pathProgram)), `"`+hook.Prefix+noticeMissing+`"`) {
+			t.Errorf("%s: the extension does not say %q", h.Name, noticeMissing)
 		}
 	}
 }

@@ -9,6 +9,10 @@ import { spawn } from "node:child_process";
 const LOOPHOOK = "/abs/path/loophook";
 const STOP = [LOOPHOOK, "stop", "--protocol", "pi"];
 const SESSION_START = [LOOPHOOK, "session-start", "--protocol", "pi"];
+// A bare name is loophook from PATH, as a project's extension (committed, for every teammate) runs
+// it: where PATH has none, a stop says nothing and a session's start says so, once.
+const FROM_PATH = !/[\\/]/.test(LOOPHOOK);
+const MISSING = "loophook: loophook is not on PATH on this machine, so the loop hooks this project registers do nothing here: install loophook to have a loop held to its criteria and checks";
 // Pi waits for a handler as long as it takes: these are loophook's limits. A stop may run the
 // loop's checks, for minutes; a session's start reads files.
 const STOP_TIMEOUT_MS = 600000;
@@ -17,12 +21,12 @@ const TYPE = "loophook";
 
 function run(argv, input, timeoutMs) {
   return new Promise((resolve) => {
-    let out = "", err = "", done = false, timer, child;
+    let out = "", err = "", done = false, missing = false, timer, child;
     const finish = (failure) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      resolve({ out, err, failure });
+      resolve({ out, err, failure, missing });
     };
     try {
       child = spawn(argv[0], argv.slice(1), { stdio: ["pipe", "pipe", "pipe"] });
@@ -39,7 +43,10 @@ function run(argv, input, timeoutMs) {
     }, timeoutMs);
     child.stdout.setEncoding("utf8").on("data", (d) => { out += d; });
     child.stderr.setEncoding("utf8").on("data", (d) => { err += d; });
-    child.on("error", (e) => finish(`cannot run ${argv[0]}: ${e.message}`));
+    child.on("error", (e) => {
+      missing = e.code === "ENOENT";
+      finish(`cannot run ${argv[0]}: ${e.message}`);
+    });
     child.on("close", (code, sig) => finish(code === 0 ? null : sig ? `killed by ${sig}` : `exit ${code}`));
     child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify(input));
@@ -56,6 +63,10 @@ function tell(ctx, text, level) {
 // loophook's answer, one JSON object; {} (let it stop) when it failed, which the person is told.
 async function ask(argv, input, timeoutMs, ctx) {
   const r = await run(argv, input, timeoutMs);
+  if (r.missing && FROM_PATH) {
+    if (argv === SESSION_START) tell(ctx, MISSING, "info");
+    return {};
+  }
   let answer;
   try { answer = r.failure ? undefined : JSON.parse(r.out); } catch { answer = undefined; }
   if (!answer || typeof answer !== "object" || Array.isArray(answer)) {
