@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loophook/loophook/internal/file"
 )
 
 // isolate gives the test its own configuration directory: no test touches
@@ -141,5 +143,39 @@ func TestApprovalIsOutsideTheProject(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "loophook", "approved", "*.json"))
 	if len(files) != 1 {
 		t.Errorf("approvals: %q", files)
+	}
+}
+
+// TestIgnored lists the .loophook.json files between the loop and the top,
+// the top's own left out, and none for a loop outside the top.
+func TestIgnored(t *testing.T) {
+	top := t.TempDir()
+	for _, d := range []string{"", "a", filepath.Join("a", "b")} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(top, d, File), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := LoadFor(top, filepath.Join(top, "a", "b")).Ignored
+	want := []string{filepath.Join(top, "a", "b", File), filepath.Join(top, "a", File)}
+	if len(got) != 2 || file.PhysicalDir(filepath.Dir(got[0])) != file.PhysicalDir(filepath.Dir(want[0])) || file.PhysicalDir(filepath.Dir(got[1])) != file.PhysicalDir(filepath.Dir(want[1])) {
+		t.Errorf("Ignored = %q, want %q", got, want)
+	}
+	for _, from := range []string{top, filepath.Dir(top)} {
+		if got := LoadFor(top, from).Ignored; len(got) != 0 {
+			t.Errorf("from %s: Ignored = %q, want none", from, got)
+		}
+	}
+}
+
+// TestDuplicateCheckNames: two checks with one name are a problem, named by
+// the second one's pointer.
+func TestDuplicateCheckNames(t *testing.T) {
+	_, err := Parse([]byte(`{"checks": [{"name": "t", "run": "true"}, {"name": "v", "run": "true"}, {"name": "t", "run": "false"}]}`))
+	var inv *Invalid
+	if !errors.As(err, &inv) || len(inv.Problems) != 1 || !strings.HasPrefix(inv.Problems[0], `/checks/2/name: "t" is the name of /checks/0 too`) {
+		t.Errorf("Parse = %v, want the duplicate named at /checks/2/name", err)
 	}
 }

@@ -125,11 +125,13 @@ func (r *Record) Write() error {
 	return file.Write(at, append(data, '\n'), 0o600)
 }
 
-// Forget removes the record of the file at the physical path.
+// Forget removes the record of the file at the physical path, and the
+// records' directory once it holds none.
 func Forget(path string) error {
 	at, err := recordFile(path)
 	if err == nil {
 		err = os.Remove(at)
+		os.Remove(filepath.Dir(at)) // only while empty
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -171,6 +173,7 @@ func writeDirs(dirs []string) error {
 		if err := os.Remove(at); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		os.Remove(filepath.Dir(at)) // only while empty
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(at), 0o700); err != nil {

@@ -197,6 +197,11 @@ func TestRecordsInterleaved(t *testing.T) {
 	if after := snapshot(t, home, a, b); after != before {
 		t.Errorf("after the installs and uninstalls:\n%s\nwant:\n%s", after, before)
 	}
+	// Nor is a record left: the records' directory goes with the last.
+	dir, _ := recordsDir()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the records' directory %s stays: %v", dir, err)
+	}
 }
 
 // TestUninstallWithoutRecord: an install made before records is undone
