@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/internal/jsontext"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -204,7 +205,7 @@ func checkAnswers(t *testing.T, v criteria.Verdict) {
 	for _, p := range []Wire{host("ok")} {
 		name := p.Name
 		var buf bytes.Buffer
-		if err := WriteJSON(&buf, p.Stop(v)); err != nil {
+		if err := jsontext.Write(&buf, p.Stop(v)); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		line := buf.Bytes()

@@ -57,11 +57,3 @@ func withNotice(answer any, notice, member string) any {
 	obj[member] = notice
 	return obj
 }
-
-// WriteJSON writes v as one line of JSON, leaving <, > and & as they are so
-// that the agent reads <loop-complete>, not \u003cloop-complete\u003e.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/loophook/loophook/hook/memory"
+	"github.com/loophook/loophook/internal/jsontext"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -45,15 +46,6 @@ type WireInput struct {
 	Timestamp            json.RawMessage `json:"timestamp"`
 }
 
-// Optional decodes a field that may be a string, or anything else for absent.
-func Optional(raw json.RawMessage) *string {
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return nil
-	}
-	return &s
-}
-
 // ReadInput reads exactly one JSON object from r, in Claude Code's fields.
 func ReadInput(r io.Reader) (Input, error) {
 	var w WireInput
@@ -68,11 +60,11 @@ func ReadInput(r io.Reader) (Input, error) {
 
 // Input is the fields every host shares.
 func (w WireInput) Input() Input {
-	in := Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: Optional(w.LastAssistantMessage)}
-	if p := Optional(w.TranscriptPath); p != nil {
+	in := Input{SessionID: w.SessionID, StopHookActive: w.StopHookActive, LastAssistantMessage: jsontext.Optional(w.LastAssistantMessage)}
+	if p := jsontext.Optional(w.TranscriptPath); p != nil {
 		in.TranscriptPath = *p
 	}
-	if p := Optional(w.Cwd); p != nil {
+	if p := jsontext.Optional(w.Cwd); p != nil {
 		in.Cwd = *p
 	}
 	return in

@@ -19,6 +19,7 @@ import (
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/usage"
 	"github.com/loophook/loophook/internal/file"
+	"github.com/loophook/loophook/internal/jsontext"
 	"github.com/loophook/loophook/schema"
 )
 
@@ -98,7 +99,7 @@ func Run(ev Event, o Options, stdin io.Reader, stdout io.Writer) {
 			o.note(fmt.Sprintf(noteInternal, p, debug.Stack()))
 			r = Result{Verdict: criteria.Verdict{OK: true, Rule: criteria.RuleInternalError, Reason: criteria.ReasonInternalError(p)}}
 		}
-		WriteJSON(stdout, o.answer(ev, r))
+		jsontext.Write(stdout, o.answer(ev, r))
 	}()
 	if o.StandAside != "" {
 		o.note(o.StandAside)

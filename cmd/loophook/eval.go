@@ -7,6 +7,7 @@ import (
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 func evalCommand() *cli.Command {
@@ -50,7 +51,7 @@ func evalCommand() *cli.Command {
 			o.Note = tell(c.App.ErrWriter)
 			r := hook.Evaluate(o, in, false)
 			if c.Bool("json") {
-				err = hook.WriteJSON(c.App.Writer, status.EvalOf(r))
+				err = jsontext.Write(c.App.Writer, status.EvalOf(r))
 			} else {
 				err = status.EvalOf(r).WriteText(c.App.Writer)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
 	"github.com/loophook/loophook/hook/table"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 func statusCommand() *cli.Command {
@@ -42,7 +43,7 @@ func statusCommand() *cli.Command {
 			found, err := statefile.Locate(o)
 			if err != nil && c.Bool("json") {
 				// A script reading --json gets JSON that says there is no loop.
-				hook.WriteJSON(c.App.Writer, status.NoLoop{Found: false, Reason: err.Error()})
+				jsontext.Write(c.App.Writer, status.NoLoop{Found: false, Reason: err.Error()})
 				return &failure{code: exitError}
 			}
 			if err != nil {
@@ -84,7 +85,7 @@ func showStatus(c *cli.Context, o hook.Options, found state.Found) error {
 	st := status.Look(o, found, session, func(err error) { say(c.App.ErrWriter, tagNote, "%v", err) })
 	var err error
 	if c.Bool("json") {
-		err = hook.WriteJSON(c.App.Writer, st)
+		err = jsontext.Write(c.App.Writer, st)
 	} else {
 		err = st.WriteText(c.App.Writer, table.Colourful(c.App.Writer))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/loophook/loophook/hook/state"
 	"github.com/loophook/loophook/hook/statefile"
 	"github.com/loophook/loophook/hook/status"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 func whyCommand() *cli.Command {
@@ -50,7 +51,7 @@ func whyCommand() *cli.Command {
 				return fail("", msgReadJournal, err)
 			}
 			if c.Bool("json") {
-				return hook.WriteJSON(c.App.Writer, entries)
+				return jsontext.Write(c.App.Writer, entries)
 			}
 			if len(entries) == 0 {
 				fmt.Fprintf(c.App.Writer, msgNoJournal+"\n", shown(found.Path))

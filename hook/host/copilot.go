@@ -15,6 +15,7 @@ import (
 	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // Copilot CLI: a hooks file of loophook's own, flat handlers, agentStop,
@@ -109,7 +110,7 @@ func readCopilotInput(r io.Reader) (hook.Input, error) {
 	if w.SessionIDCamel != "" {
 		in.SessionID = w.SessionIDCamel
 	}
-	if p := hook.Optional(w.TranscriptPathCamel); p != nil && *p != "" {
+	if p := jsontext.Optional(w.TranscriptPathCamel); p != nil && *p != "" {
 		in.TranscriptPath = *p
 	}
 	in.Own = copilotOwn{timestamp: epochMillis(w.Timestamp)}
@@ -130,7 +131,7 @@ func copilotTimestamp(in hook.Input) int64 {
 // epochMillis reads a timestamp that is epoch milliseconds or an ISO 8601
 // string; 0 when it is neither.
 func epochMillis(raw json.RawMessage) int64 {
-	if s := hook.Optional(raw); s != nil {
+	if s := jsontext.Optional(raw); s != nil {
 		t, err := time.Parse(time.RFC3339Nano, *s)
 		if err != nil {
 			return 0

@@ -12,6 +12,7 @@ import (
 	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // Factory Droid (shared/factory-droid/PROTOCOL.md): Claude Code's Stop and
@@ -106,7 +107,7 @@ func readDroidInput(r io.Reader) (hook.Input, error) {
 		return hook.Input{}, err
 	}
 	in := w.Input()
-	if p := hook.Optional(w.MessageID); p != nil {
+	if p := jsontext.Optional(w.MessageID); p != nil {
 		in.Own = droidOwn{messageID: *p}
 	}
 	// No timestamp: two registrations of one stop get the same bytes.

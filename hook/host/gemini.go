@@ -11,6 +11,7 @@ import (
 	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // Gemini CLI: settings.json with comments, in the directory gemini starts
@@ -84,7 +85,7 @@ func readGeminiInput(r io.Reader) (hook.Input, error) {
 		return hook.Input{}, err
 	}
 	in := w.Input()
-	in.Own = geminiOwn{promptResponse: hook.Optional(w.PromptResponse)}
+	in.Own = geminiOwn{promptResponse: jsontext.Optional(w.PromptResponse)}
 	in.StopKey = memory.StopKey(data, w.WireInput.Timestamp)
 	return in, nil
 }
@@ -130,7 +131,7 @@ func geminiText(line []byte) (string, bool) {
 	if json.Unmarshal(line, &entry) != nil || entry.Type != "gemini" {
 		return "", false
 	}
-	content := hook.Optional(entry.Content)
+	content := jsontext.Optional(entry.Content)
 	if content == nil || *content == "" {
 		return "", false
 	}

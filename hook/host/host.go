@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // A Host is one agent host.
@@ -176,8 +177,8 @@ func (h Host) Under(getenv func(string) string, ownRegistered func(Host) bool) (
 func merged(a, b any) any {
 	out := map[string]json.RawMessage{}
 	for _, v := range []any{b, a} {
-		var data bytes.Buffer // with <, > and & as they are, as hook.WriteJSON writes
-		err := hook.WriteJSON(&data, v)
+		var data bytes.Buffer // with <, > and & as they are, as jsontext.Write writes
+		err := jsontext.Write(&data, v)
 		var members map[string]json.RawMessage
 		if err != nil || json.Unmarshal(data.Bytes(), &members) != nil {
 			return a

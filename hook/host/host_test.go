@@ -10,6 +10,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // writeTranscript writes lines as a JSON Lines file in a temporary directory.
@@ -202,7 +203,7 @@ func TestNoBlockWithoutReason(t *testing.T) {
 			continue
 		}
 		var b strings.Builder
-		if err := hook.WriteJSON(&b, h.Stop(criteria.Verdict{OK: false, Rule: criteria.RuleUnmet, Reason: " "})); err != nil {
+		if err := jsontext.Write(&b, h.Stop(criteria.Verdict{OK: false, Rule: criteria.RuleUnmet, Reason: " "})); err != nil {
 			t.Fatal(err)
 		}
 		if got := b.String(); got != "{}\n" {

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	term "github.com/loophook/loophook/hook/table"
 	"path/filepath"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	term "github.com/loophook/loophook/hook/table"
 	"github.com/loophook/loophook/hook/transcript"
 	"github.com/loophook/loophook/hook/usage"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // Pi (shared/pi/PROTOCOL.md) has no command hooks: an extension loophook
@@ -102,7 +103,7 @@ var piPlaceholder = []byte(`const LOOPHOOK = "/abs/path/loophook";`)
 // not stops Pi before the prompt).
 func piExtension(bin string) []byte {
 	var quoted bytes.Buffer
-	hook.WriteJSON(&quoted, bin)
+	jsontext.Write(&quoted, bin)
 	line := []byte("const LOOPHOOK = " + string(bytes.TrimSpace(quoted.Bytes())) + ";")
 	return bytes.Replace(piSource, piPlaceholder, line, 1)
 }

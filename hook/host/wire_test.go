@@ -10,6 +10,7 @@ import (
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/internal/jsontext"
 )
 
 // panicReader panics on the first read: a bug as early as it can be.
@@ -61,7 +62,7 @@ func FuzzAnswers(f *testing.F) {
 		for _, h := range All() {
 			for _, answer := range []any{h.Stop(v), h.SessionStart(reason)} {
 				var buf bytes.Buffer
-				if err := hook.WriteJSON(&buf, answer); err != nil {
+				if err := jsontext.Write(&buf, answer); err != nil {
 					t.Fatalf("%s: %v", h.Name, err)
 				}
 				line := buf.Bytes()
@@ -77,7 +78,7 @@ func FuzzAnswers(f *testing.F) {
 			if h.Name == strictName {
 				var got okAnswer
 				var buf bytes.Buffer
-				hook.WriteJSON(&buf, h.Stop(v))
+				jsontext.Write(&buf, h.Stop(v))
 				if json.Unmarshal(buf.Bytes(), &got) != nil || got.Reason != reason {
 					t.Fatalf("ok: reason %q did not survive the wire: %q", reason, buf.String())
 				}

@@ -1,9 +1,15 @@
-// Package jsontext writes a JSON string as serde_json does, byte for byte:
-// Codex's trust hash of a hook depends on it, and the journal and init
-// write their lines with it.
+// Package jsontext holds the small JSON helpers every package shares: a
+// string written as serde_json does, byte for byte (Codex's trust hash of
+// a hook depends on it, and the journal and init write their lines with
+// it), one value written as one line with <, > and & kept, and a field
+// that may be a string or anything else.
 package jsontext
 
-import "unicode/utf8"
+import (
+	"encoding/json"
+	"io"
+	"unicode/utf8"
+)
 
 // AppendString appends s as a JSON string the way serde_json writes one
 // (Codex's trust hash depends on it, hook/host), which is also valid
@@ -45,4 +51,21 @@ func AppendString(b []byte, s string) []byte {
 		i++
 	}
 	return append(b, '"')
+}
+
+// Write writes v as one line of JSON, leaving <, > and & as they are so
+// that the agent reads <loop-complete>, not \u003cloop-complete\u003e.
+func Write(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// Optional decodes a field that may be a string, or anything else for absent.
+func Optional(raw json.RawMessage) *string {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return &s
 }
