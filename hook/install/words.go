@@ -161,7 +161,7 @@ func errRecordWrite(err error) error {
 const noticeMissing = "loophook is not on PATH on this machine, so the loop hooks this project registers do nothing here: install loophook to have a loop held to its criteria and checks"
 
 func notePathMissing(dir string) string {
-	return fmt.Sprintf("the hooks in this file, meant to be committed, run loophook from PATH, and PATH here has none: add %s to PATH, or they do nothing on this machine either (--scope local or user register this binary by its path)", shown(dir))
+	return fmt.Sprintf("the hooks in this file, meant to be committed, run loophook from PATH, and PATH here has none: add %s to PATH, or they do nothing on this machine either (--scope user registers this binary by its path)", shown(dir))
 }
 
 func notePathOther(found, bin string) string {
