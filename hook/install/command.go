@@ -38,20 +38,23 @@ func program(shell host.Shell, bin, prefix string) string {
 }
 
 // cmdSafe are the bytes a path needs no quotes for in both cmd.exe and
-// bash: no % (cmd.exe expands it), no = or , (cmd.exe splits at them).
-const cmdSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@+:./-"
+// bash: no % (cmd.exe expands it), no = or , (cmd.exe splits at them); a ~
+// inside a word, as in a short name, is not bash's home.
+const cmdSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@+:./-~"
 
 // cmdQuote writes a Windows path for both cmd.exe and bash: with forward
 // slashes, which both take and bash does not read as escapes; bare when it
 // can be, since the hosts that run cmd.exe /s /c quote a line that holds
-// quotes again (\") before cmd.exe reads it; in double quotes when it has
-// a space.
+// quotes again (\\") before cmd.exe reads it: a path with a space by its
+// short name (C:/PROGRA~1/...) where the volume keeps those; else in
+// double quotes.
 func cmdQuote(s string) string {
-	s = strings.ReplaceAll(s, `\`, "/")
-	if s != "" && strings.Trim(s, cmdSafe) == "" {
-		return s
+	for _, p := range []string{s, shortName(s)} {
+		if p = strings.ReplaceAll(p, `\`, "/"); p != "" && strings.Trim(p, cmdSafe) == "" {
+			return p
+		}
 	}
-	return `"` + s + `"`
+	return `"` + strings.ReplaceAll(s, `\`, "/") + `"`
 }
 
 // ours recognises the command line of loophook's handler for command: the
