@@ -528,6 +528,10 @@ func Begin(o Options, in Input) Result {
 			}
 			r.Budgets = m.Budgets
 			r.Context += criteria.BudgetsLeft(m.Budgets)
+			if slices.ContainsFunc(m.Budgets, func(b criteria.Measured) bool { return b.Reached() }) {
+				// A budget ended the loop: no loop is under way to announce.
+				r.Context = ""
+			}
 		}
 	}
 	r.Notice = p.notice(in.SessionID)
