@@ -479,7 +479,18 @@ func (o Options) journal(store memory.Store, r Result, l *state.Loaded, in Input
 // loop governs this session, and a reset of its guard count.
 func Begin(o Options, in Input) Result {
 	r, found, ok := o.locate(in)
-	if !ok || found.Path == "" {
+	if !ok {
+		return r
+	}
+	// A resumed session's loop is its open contract's, whatever discovery
+	// finds now (SPEC section 5); a vanished one has nothing to announce.
+	switch _, held, vanished := o.openContract(in, found, false); {
+	case vanished:
+		return r
+	case held.Path != "":
+		found = held
+	}
+	if found.Path == "" {
 		return r
 	}
 	l := state.Load(found)
