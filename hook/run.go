@@ -186,8 +186,8 @@ func Evaluate(o Options, in Input, remember bool) Result {
 	return s.r
 }
 
-// evaluation is one Stop evaluation: the facts gathered once, then one decision
-// (decide), which the memory's Update may call again.
+// evaluation is one Stop evaluation: the facts gathered once, then one
+// decision (decide), which the memory's Update may call again.
 type evaluation struct {
 	o        Options
 	in       Input
