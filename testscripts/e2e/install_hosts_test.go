@@ -3,15 +3,22 @@
 package e2e
 
 import (
+	"os"
 	"slices"
 	"testing"
 )
 
 // TestInstallHost runs a hope loop to completion in each real host with
-// loophook registered by `loophook install --host`: what the installer
-// writes (and, for Codex, the trust it records) is what the host obeys.
+// loophook registered by `loophook install --host` as a person with
+// loophook on PATH runs it: the project's file runs loophook from PATH,
+// behind the committed registration's guard. What the installer writes
+// (and, for Codex, the trust it records) is what the host obeys.
 func TestInstallHost(t *testing.T) {
 	sc := hostLoops()[0]
+	// The hosts' sealed environments take this process's PATH.
+	old := os.Getenv("PATH")
+	os.Setenv("PATH", pathWith(t, loophookBinary(t)))
+	t.Cleanup(func() { os.Setenv("PATH", old) })
 	check := func(t *testing.T, p *project, turns int) {
 		t.Helper()
 		if got := journalRules(t, p); !slices.Equal(got, sc.wantRules) {
@@ -24,7 +31,7 @@ func TestInstallHost(t *testing.T) {
 	t.Run("codex", func(t *testing.T) {
 		t.Parallel()
 		s := newCodexSession(t, sc.state, sc.turns, func(t *testing.T, s *codexSession) {
-			installFor(t, s.p, "codex", s.env())
+			installFromPath(t, s.p, "codex", s.env())
 		})
 		s.api.setTurnCap(len(sc.wantRules) + 2)
 		run := s.exec(prompt)
@@ -35,7 +42,7 @@ func TestInstallHost(t *testing.T) {
 		t.Parallel()
 		s := runGeminiScenario(t, geminiScenario{
 			state: sc.state, turns: sc.turns, prompts: []string{prompt}, maxChat: len(sc.wantRules) + 2,
-			register: func(t *testing.T, p *project) { installFor(t, p, "gemini", nil) },
+			register: func(t *testing.T, p *project) { installFromPath(t, p, "gemini", nil) },
 		})
 		check(t, s.project, len(s.runsTurns()[0]))
 	})
@@ -43,7 +50,7 @@ func TestInstallHost(t *testing.T) {
 		t.Parallel()
 		s := runCopilotScenario(t, copilotScenario{
 			state: sc.state, turns: sc.turns, prompts: []string{prompt},
-			register: func(t *testing.T, p *project) { installFor(t, p, "copilot", nil) },
+			register: func(t *testing.T, p *project) { installFromPath(t, p, "copilot", nil) },
 		})
 		check(t, s.p, len(s.runs[0].turns()))
 	})

@@ -72,3 +72,18 @@ func installFor(t *testing.T, p *project, host string, env []string) {
 	}
 	t.Logf("loophook install --host %s:\n%s", host, out)
 }
+
+// installFromPath is installFor as a person whose loophook is on PATH runs
+// it: no LOOPHOOK_BIN, so the project's file runs loophook from PATH,
+// behind the guard a committed registration has.
+func installFromPath(t *testing.T, p *project, host string, env []string) {
+	t.Helper()
+	cmd := exec.Command(loophookBinary(t), "install", "--host", host)
+	cmd.Dir = p.dir
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + p.home}, env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("loophook install --host %s: %v\n%s", host, err, out)
+	}
+	t.Logf("loophook install --host %s:\n%s", host, out)
+}
