@@ -113,11 +113,49 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 			rewritten = true
 		}
 	}
-	// A buffer no larger than what is new: a stop reads a turn or two.
-	buf := make([]byte, 0, min(max(size-c.Offset, 4<<10), 256<<10))
-	pos := c.Offset    // the file's offset of buf[0]
-	lineAt := c.Offset // the start of the line being read
-	dropping := false  // in a line longer than maxLine, which is skipped
+	// Two buffers, each no larger than what is new (a stop reads a turn or
+	// two): the lines that hold the marker in one are decoded while the
+	// next is read and searched, on a second core where there is one.
+	half := min(max(size-c.Offset, 4<<10), 128<<10)
+	free := make(chan []byte, 2)
+	free <- make([]byte, 0, half)
+	free <- make([]byte, 0, half)
+	blocks := make(chan block)
+	var lineAt int64
+	var readErr error
+	go func() {
+		defer close(blocks)
+		lineAt, readErr = marked(r, size, c.Offset, f.Marker, free, blocks)
+	}()
+	for b := range blocks {
+		for _, line := range b.lines {
+			f.Parse(line, func(e Entry) { c.add(e, since) })
+		}
+		free <- b.buf[:0]
+	}
+	if readErr != nil {
+		return c, rewritten, readErr
+	}
+	// An unfinished last line is read again next time.
+	next, _, err = c.at(r, lineAt)
+	return next, rewritten, err
+}
+
+// block is a buffer of whole lines read, and those of them that hold the
+// marker.
+type block struct {
+	buf   []byte
+	lines [][]byte
+}
+
+// marked reads r, a file of size bytes, from pos on, into the buffers
+// free hands it, and sends each buffer of whole lines, with the lines that
+// hold marker, to blocks; it returns the start of the unfinished last
+// line. A line longer than maxLine is skipped.
+func marked(r io.ReaderAt, size, pos int64, marker []byte, free chan []byte, blocks chan<- block) (lineAt int64, err error) {
+	buf := <-free
+	lineAt = pos      // the start of the line being read; pos is buf[0]'s
+	dropping := false // in a line longer than maxLine, which is skipped
 	for pos+int64(len(buf)) < size {
 		if len(buf) == cap(buf) {
 			// No newline in a full buffer: a long line. Keep it whole up
@@ -136,7 +174,7 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 			if errors.Is(err, io.EOF) {
 				break // the file shrank as it was read: the rest next time
 			}
-			return c, rewritten, err
+			return lineAt, err
 		}
 		end := bytes.LastIndexByte(buf, '\n') + 1 // whole lines
 		if end == 0 {
@@ -147,35 +185,39 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 			nl := bytes.IndexByte(lines, '\n')
 			lines, dropping = lines[nl+1:], false
 		}
-		c.scan(lines, since, f)
+		found := markerLines(lines, marker)
+		next := append(<-free, buf[end:]...)
+		if len(found) > 0 {
+			blocks <- block{buf, found}
+		} else {
+			free <- buf[:0]
+		}
+		buf = next
 		pos += int64(end)
 		lineAt = pos
-		buf = buf[:copy(buf, buf[end:])]
 	}
-	// An unfinished last line is read again next time.
-	next, _, err = c.at(r, lineAt)
-	return next, rewritten, err
+	return lineAt, nil
 }
 
-// scan counts the entries of whole lines: only the lines that hold the
-// format's marker are read, found by a search for its end, whose first
-// byte is rarer than a quote.
-func (c *Cursor) scan(lines []byte, since time.Time, f Format) {
-	head := len(f.Marker) - min(5, len(f.Marker))
-	tail := f.Marker[head:]
+// markerLines are the whole lines that hold marker, found by a search for
+// its end, whose first byte is rarer than a quote; a line longer than
+// maxLine is skipped.
+func markerLines(lines, marker []byte) (found [][]byte) {
+	head := len(marker) - min(5, len(marker))
+	tail := marker[head:]
 	for from := 0; ; {
 		i := bytes.Index(lines[from:], tail)
 		if i < 0 {
-			return
+			return found
 		}
-		if i += from; i < head || !bytes.Equal(lines[i-head:i], f.Marker[:head]) {
+		if i += from; i < head || !bytes.Equal(lines[i-head:i], marker[:head]) {
 			from = i + 1
 			continue
 		}
 		start := bytes.LastIndexByte(lines[:i], '\n') + 1
 		end := i + bytes.IndexByte(lines[i:], '\n') + 1
 		if end-start <= maxLine {
-			f.Parse(lines[start:end], func(e Entry) { c.add(e, since) })
+			found = append(found, lines[start:end])
 		}
 		lines, from = lines[end:], 0
 	}
