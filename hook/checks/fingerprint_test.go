@@ -161,3 +161,21 @@ func TestFingerprintRacyEdit(t *testing.T) {
 		t.Error("an edit put back with its time, at once, left the fingerprint as it was")
 	}
 }
+
+// A linked worktree, whose .git is a file naming its git directory, has a
+// fingerprint of its own files.
+func TestFingerprintLinkedWorktree(t *testing.T) {
+	dir := editTree(t)
+	linked := filepath.Join(t.TempDir(), "linked")
+	if out, err := exec.Command("git", "-C", dir, "worktree", "add", "-q", linked).CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v\n%s", err, out)
+	}
+	before := Fingerprint(linked)
+	if before == "" {
+		t.Fatal("no fingerprint in a linked worktree")
+	}
+	os.WriteFile(filepath.Join(linked, "a.go"), []byte("package b\n"), 0o644)
+	if Fingerprint(linked) == before {
+		t.Error("an edit in the linked worktree left its fingerprint as it was")
+	}
+}
