@@ -1,0 +1,63 @@
+package memory
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// TestOpenContracts: the work tree's file says which contract governs a
+// session, across hook calls; setting what is already set writes nothing;
+// a drop of another state's entry leaves it; two work trees keep apart;
+// an entry unseen for a week goes at a write.
+func TestOpenContracts(t *testing.T) {
+	top, other := t.TempDir(), t.TempDir()
+	now := time.Now()
+	o := OpenFor(top)
+	if _, ok := o.Governing("s1"); ok {
+		t.Fatal("a fresh work tree governs a session")
+	}
+	if err := o.Set("s1", "/w/a.json", "hope", now); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(OpenFor(top).path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := OpenFor(top)
+	if g, ok := again.Governing("s1"); !ok || g.State != "/w/a.json" || g.Dialect != "hope" || !again.Holds("s1", "/w/a.json") {
+		t.Errorf("a later call reads %+v, %v", g, ok)
+	}
+	if err := again.Set("s1", "/w/a.json", "hope", now); err != nil {
+		t.Fatal(err)
+	}
+	if fi2, _ := os.Stat(again.path); !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Error("setting what was set wrote the file")
+	}
+	if _, ok := OpenFor(other).Governing("s1"); ok {
+		t.Error("another work tree shares the session's contract")
+	}
+	if err := OpenFor(top).Drop("s1", "/w/b.json"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := OpenFor(top).Governing("s1"); !ok {
+		t.Error("a drop of another state's entry dropped it")
+	}
+	old := now.Add(-8 * 24 * time.Hour)
+	if err := OpenFor(top).Set("s0", "/w/old.json", "hope", old); err != nil {
+		t.Fatal(err)
+	}
+	if err := OpenFor(top).Set("s2", "/w/c.json", "orchestrator", now); err != nil {
+		t.Fatal(err)
+	}
+	last := OpenFor(top)
+	if _, ok := last.Governing("s0"); ok {
+		t.Error("an entry unseen for a week was kept")
+	}
+	if err := last.Drop("s1", "/w/a.json"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := OpenFor(top).Governing("s1"); ok {
+		t.Error("the ended loop's entry was kept")
+	}
+}
