@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-func sample(t *testing.T, name string) []byte {
+func sample(t testing.TB, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -287,4 +287,40 @@ func TestPiEntries(t *testing.T) {
 	if c.Sum != want {
 		t.Errorf("sum %+v, want %+v", c.Sum, want)
 	}
+}
+
+// FuzzRead holds Read, which reads and searches a buffer at a time while
+// the lines found are decoded, to the plain reading: each whole line that
+// holds the marker decoded in order, the offset after the last newline;
+// read whole or in two reads.
+//
+//	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./hook/usage/
+func FuzzRead(f *testing.F) {
+	f.Add(sample(f, "claude.jsonl"), uint16(100), uint16(3))
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":3}}}`+"\n"+`{"x":"`+strings.Repeat("y", 9000)+`"}`+"\n"+`{"type":"assistant","message":{"id":"n","usage":{"output_tokens":4}}}`), uint16(70), uint16(200))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, repeat uint16) {
+		if repeat%8 > 1 {
+			data = bytes.Repeat(data, int(repeat%8))
+		}
+		var want Cursor
+		end := bytes.LastIndexByte(data, '\n') + 1
+		for _, line := range bytes.SplitAfter(data[:end], []byte("\n")) {
+			if len(line) <= maxLine && bytes.Contains(line, Claude.Marker) {
+				Claude.Parse(line, func(e Entry) { want.add(e, time.Time{}) })
+			}
+		}
+		got, _, err := Read(bytes.NewReader(data), int64(len(data)), Cursor{}, time.Time{}, Claude)
+		if err != nil || got.Sum != want.Sum || got.Offset != int64(end) {
+			t.Fatalf("whole: %+v at %d (%v), want %+v at %d", got.Sum, got.Offset, err, want.Sum, end)
+		}
+		at := int(cut) % (len(data) + 1)
+		first, _, err := Read(bytes.NewReader(data[:at]), int64(at), Cursor{}, time.Time{}, Claude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, _, err := Read(bytes.NewReader(data), int64(len(data)), first, time.Time{}, Claude)
+		if err != nil || second.Sum != want.Sum || second.Offset != int64(end) {
+			t.Fatalf("in two reads cut at %d: %+v at %d (%v), want %+v at %d", at, second.Sum, second.Offset, err, want.Sum, end)
+		}
+	})
 }
