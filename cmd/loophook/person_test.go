@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -16,7 +17,10 @@ import (
 func TestPersonOnlyEveryMarker(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	t.Setenv("LOOPHOOK_BIN", "/opt/loophook/bin/loophook")
+	t.Setenv("LOOPHOOK_BIN", filepath.Join(string(filepath.Separator), "opt", "loophook", "bin", "loophook"))
+	if runtime.GOOS == "windows" {
+		t.Setenv("LOOPHOOK_BIN", `C:\loophook\loophook.exe`)
+	}
 	for _, h := range host.All() {
 		for _, v := range h.AgentEnv {
 			name, _, _ := strings.Cut(v, "=")

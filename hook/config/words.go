@@ -57,7 +57,7 @@ func (f InForce) TellIgnored() string {
 	if len(f.Ignored) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(tellIgnored, strings.Join(f.Ignored, ", "), f.Path)
+	return fmt.Sprintf(tellIgnored, strings.Join(f.Ignored, ", "), filepath.ToSlash(f.Path))
 }
 
 func (f InForce) tellState() string {
@@ -73,11 +73,11 @@ func (f InForce) tellState() string {
 		if len(changes) == 0 {
 			changes = []string{diffLayout}
 		}
-		return fmt.Sprintf(tellChanged, f.Path, strings.Join(changes, "; "))
+		return fmt.Sprintf(tellChanged, filepath.ToSlash(f.Path), strings.Join(changes, "; "))
 	case StateUnparsable:
-		return fmt.Sprintf(tellUnparsable, f.Path, strings.Join(f.Problems, "; "))
+		return fmt.Sprintf(tellUnparsable, filepath.ToSlash(f.Path), strings.Join(f.Problems, "; "))
 	case StateDeleted:
-		return fmt.Sprintf(tellDeleted, f.Path)
+		return fmt.Sprintf(tellDeleted, filepath.ToSlash(f.Path))
 	}
 	return ""
 }
