@@ -11,8 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/handler"
 	"github.com/loophook/loophook/hook/host"
-	"github.com/loophook/loophook/hook/install"
 )
 
 func stopCommand() *cli.Command {
@@ -53,10 +53,10 @@ func answerHook(ev hook.Event, args []string, stdin io.Reader, stdout, stderr io
 			say(stderr, tagNote, msgWrongProtocol, ev, h.Title, h.Name, h.Name)
 		}
 	}
-	o.Host = install.CallWire(string(ev), o.Host)
+	o.Host = handler.CallWire(string(ev), o.Host)
 	o.Note = tell(stderr)
 	o.Started = started
-	if where, ok := install.PluginBeside(string(ev)); ok {
+	if where, ok := handler.PluginBeside(string(ev)); ok {
 		o.StandAside = fmt.Sprintf(msgStandAside, shown(where))
 	}
 	if err != nil {

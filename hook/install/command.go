@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/loophook/loophook/hook/handler"
 	"github.com/loophook/loophook/hook/host"
 )
 
@@ -57,74 +58,6 @@ func cmdQuote(s string) string {
 	return `"` + strings.ReplaceAll(s, `\`, "/") + `"`
 }
 
-// ours recognises the command line of loophook's handler for command: the
-// one bin would be installed as, or any loophook's.
-func ours(bin, command string) func(string) bool {
-	return func(line string) bool {
-		_, ok := parseCall(line, bin, command)
-		return ok
-	}
-}
-
-// call is a hook's command line that runs loophook: the words before the
-// program (a cd DIR &&, environment assignments, env, exec), the program,
-// and its arguments, the first of which is loophook's command.
-type call struct {
-	line string
-	prog word
-	args []word
-}
-
-// parseCall takes apart a command line that runs loophook's command: a
-// program named loophook, or bin, after loophook's guard (committed.go), a
-// cd DIR &&, any environment assignments, env or exec, or PowerShell's call operator (&). A person may
-// have written it any of these ways.
-func parseCall(line, bin, command string) (call, bool) {
-	line = strings.TrimSpace(line)
-	words, ok := shellWords(line)
-	if !ok {
-		return call{}, false
-	}
-	i := afterGuard(line, words)
-	if len(words) > i+3 && words[i].text == "cd" && line[words[i+2].start:words[i+2].end] == "&&" {
-		i += 3
-	}
-	for i < len(words) && (isAssignment(line[words[i].start:words[i].end]) || words[i].text == "env" || words[i].text == "exec" || words[i].text == "&") {
-		i++
-	}
-	if i+1 >= len(words) || words[i+1].text != command {
-		return call{}, false
-	}
-	if !ourProgram(words[i].text, bin) {
-		return call{}, false
-	}
-	return call{line, words[i], words[i+1:]}, true
-}
-
-// ourProgram reports whether a program named as prog is loophook: one
-// named so, or bin.
-func ourProgram(prog, bin string) bool {
-	base := prog[strings.LastIndexAny(prog, `/\`)+1:]
-	return base == "loophook" || base == "loophook.exe" || bin != "" && prog == bin
-}
-
-// isAssignment reports whether a word, as written, sets an environment
-// variable for the command after it: NAME=value.
-func isAssignment(raw string) bool {
-	name, _, ok := strings.Cut(raw, "=")
-	if !ok || name == "" {
-		return false
-	}
-	for i, c := range name {
-		letter := c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-		digit := '0' <= c && c <= '9'
-		if !letter && (i == 0 || !digit) {
-			return false
-		}
-	}
-	return true
-}
-
 // repointed is a loophook hook's command line, as shell reads it, run by
 // bin with --protocol protocol: everything else a person wrote (a cd, an environment prefix,
 // flags, their order) stays as written; a --protocol of another value is
@@ -132,126 +65,41 @@ func isAssignment(raw string) bool {
 // program changed. A line that is not loophook's becomes loophook's plain
 // one.
 func repointed(shell host.Shell, line, bin, command, protocol string) (cmd string, moved bool) {
-	c, ok := parseCall(line, bin, command)
+	c, ok := handler.Parse(line, bin, command)
 	if !ok {
 		return commandLine(shell, bin, command, protocol), true
 	}
 	var b strings.Builder
-	b.WriteString(c.line[:c.prog.start])
-	b.WriteString(program(shell, bin, c.line[:c.prog.start]))
-	at := c.prog.end
+	b.WriteString(c.Line[:c.Prog.Start])
+	b.WriteString(program(shell, bin, c.Line[:c.Prog.Start]))
+	at := c.Prog.End
 	hasProtocol := false
-	for j := 1; j < len(c.args); j++ {
-		a := c.args[j]
-		name, value, hasValue := strings.Cut(a.text, "=")
+	for j := 1; j < len(c.Args); j++ {
+		a := c.Args[j]
+		name, value, hasValue := strings.Cut(a.Text, "=")
 		if name != "--protocol" && name != "-protocol" {
 			continue
 		}
 		hasProtocol = true
 		switch {
 		case hasValue && value != protocol:
-			b.WriteString(c.line[at:a.start] + name + "=" + protocol)
-			at = a.end
-		case !hasValue && j+1 == len(c.args):
-			b.WriteString(c.line[at:a.end] + " " + protocol)
-			at = a.end
-		case !hasValue && c.args[j+1].text != protocol:
-			b.WriteString(c.line[at:c.args[j+1].start] + protocol)
-			at = c.args[j+1].end
+			b.WriteString(c.Line[at:a.Start] + name + "=" + protocol)
+			at = a.End
+		case !hasValue && j+1 == len(c.Args):
+			b.WriteString(c.Line[at:a.End] + " " + protocol)
+			at = a.End
+		case !hasValue && c.Args[j+1].Text != protocol:
+			b.WriteString(c.Line[at:c.Args[j+1].Start] + protocol)
+			at = c.Args[j+1].End
 			j++
 		}
 	}
 	if !hasProtocol {
-		b.WriteString(c.line[at:c.args[0].end] + " --protocol " + protocol)
-		at = c.args[0].end
+		b.WriteString(c.Line[at:c.Args[0].End] + " --protocol " + protocol)
+		at = c.Args[0].End
 	}
-	b.WriteString(c.line[at:])
-	return b.String(), c.prog.text != bin
-}
-
-// word is one word of a shell command line: where it is as written, and
-// what it says once its quotes are taken off.
-type word struct {
-	start, end int
-	text       string
-}
-
-// shellWords splits a command line into words the way sh does before it
-// expands them; ok is false when a quote is left open, or for a NUL byte,
-// which no shell is given: the command line a host runs ends at it. It is
-// held to mvdan.cc/sh's parser by FuzzShellWords.
-func shellWords(line string) (words []word, ok bool) {
-	if strings.IndexByte(line, 0) >= 0 {
-		return nil, false
-	}
-	var b strings.Builder
-	start := -1
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if c == ' ' || c == '\t' || c == '\n' {
-			if start >= 0 {
-				words = append(words, word{start, i, b.String()})
-				b.Reset()
-				start = -1
-			}
-			continue
-		}
-		if start < 0 && c == '#' {
-			// A comment, to the end of the line.
-			if nl := strings.IndexByte(line[i:], '\n'); nl >= 0 {
-				i += nl - 1
-				continue
-			}
-			break
-		}
-		if start < 0 {
-			start = i
-		}
-		switch c {
-		case '\'':
-			end := strings.IndexByte(line[i+1:], '\'')
-			if end < 0 {
-				return nil, false
-			}
-			b.WriteString(line[i+1 : i+1+end])
-			i += end + 1
-		case '"':
-			i++
-			for ; i < len(line) && line[i] != '"'; i++ {
-				if line[i] == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`\n", line[i+1]) >= 0 {
-					i++
-					if line[i] == '\n' {
-						continue // a line continuation inside double quotes
-					}
-				}
-				b.WriteByte(line[i])
-			}
-			if i == len(line) {
-				return nil, false
-			}
-		case '\\':
-			if i+1 == len(line) {
-				b.WriteByte(c) // nothing to escape: sh keeps it
-				continue
-			}
-			i++
-			if line[i] == '\n' {
-				// A line continuation: gone before sh reads words, so
-				// that it starts none.
-				if start == i-1 {
-					start = -1
-				}
-				continue
-			}
-			b.WriteByte(line[i])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	if start >= 0 {
-		words = append(words, word{start, len(line), b.String()})
-	}
-	return words, true
+	b.WriteString(c.Line[at:])
+	return b.String(), c.Prog.Text != bin
 }
 
 // shellSafe are the bytes a word needs no quotes for.

@@ -4,9 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/handler"
 	"github.com/loophook/loophook/hook/host"
 )
 
@@ -23,9 +23,6 @@ const committedScope = "project"
 // pathProgram is loophook as a committed registration names it.
 const pathProgram = "loophook"
 
-// guardPrefix starts loophook's guard; parseCall looks past it.
-const guardPrefix = "command -v "
-
 // guarded is line, a sh command line that runs bin, behind the guard: when
 // bin is not there, a stop lets the agent stop, saying nothing, and a
 // session start tells the person, in the member the host shows them
@@ -39,41 +36,22 @@ func guarded(line, bin string, ev host.Event, tells string) string {
 			missing = "{ echo '" + hook.Prefix + noticeMissing + "' >&2; exit 0; }"
 		}
 	}
-	return guardPrefix + shellQuote(bin) + " >/dev/null 2>&1 || " + missing + "; exec " + line
-}
-
-// isGuarded reports whether a line starts with loophook's guard.
-func isGuarded(line string) bool {
-	return strings.HasPrefix(strings.TrimSpace(line), guardPrefix)
-}
-
-// afterGuard is where the call starts in a guarded line's words: after the
-// last word that ends a command with ";"; 0 for a line without the guard.
-func afterGuard(line string, words []word) int {
-	if len(words) < 3 || words[0].text != "command" || words[1].text != "-v" {
-		return 0
-	}
-	for k := len(words) - 1; k > 1; k-- {
-		if strings.HasSuffix(line[words[k].start:words[k].end], ";") {
-			return k + 1
-		}
-	}
-	return 0
+	return handler.GuardPrefix + shellQuote(bin) + " >/dev/null 2>&1 || " + missing + "; exec " + line
 }
 
 // ownForm reports whether line is written the way install writes it,
 // guarded or plain (the program, the command, --protocol and its value),
 // with nothing of a person's in it: install may rewrite it whole.
 func ownForm(line, bin, command string) bool {
-	if isGuarded(line) {
+	if handler.IsGuarded(line) {
 		return true
 	}
-	c, ok := parseCall(line, bin, command)
-	if !ok || c.prog.start != 0 {
+	c, ok := handler.Parse(line, bin, command)
+	if !ok || c.Prog.Start != 0 {
 		return false
 	}
-	rest := c.args[1:]
-	return len(rest) == 0 || len(rest) == 2 && rest[0].text == "--protocol" && c.line[rest[1].end:] == ""
+	rest := c.Args[1:]
+	return len(rest) == 0 || len(rest) == 2 && rest[0].Text == "--protocol" && c.Line[rest[1].End:] == ""
 }
 
 // pathNote is what a person must know of the loophook a committed

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/loophook/loophook/hook"
+	"github.com/loophook/loophook/hook/handler"
 	"github.com/loophook/loophook/hook/host"
 )
 
@@ -63,7 +64,7 @@ func TestGuardRunsLoophookOrStaysQuiet(t *testing.T) {
 			case out != "" || !strings.Contains(errOut, noticeMissing):
 				t.Errorf("%s %s without loophook: %q, %q; want the notice on stderr", h.Name, ev.Name, out, errOut)
 			}
-			if c, ok := parseCall(line, pathProgram, ev.Command); !ok || c.prog.text != pathProgram {
+			if c, ok := handler.Parse(line, pathProgram, ev.Command); !ok || c.Prog.Text != pathProgram {
 				t.Errorf("%s %s: the guarded line is not recognised as loophook's", h.Name, ev.Name)
 			}
 		}

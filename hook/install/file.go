@@ -6,11 +6,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/loophook/loophook/hook/handler"
 	"github.com/loophook/loophook/internal/file"
 )
 
 // maxFile is the largest host file install reads.
-const maxFile = 16 << 20
+const maxFile = handler.MaxFile
 
 // readFile reads the host's file at path, following a symbolic link to the
 // file it names, target, which is the one to replace. A missing file reads

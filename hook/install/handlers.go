@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loophook/loophook/hook/handler"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
 )
@@ -14,45 +15,18 @@ import (
 // registration; what only one host needs (Claude Code's block cap, Codex's
 // top-level keys, Copilot's version) is a field of its row.
 
-// handler is one of loophook's handlers in a file: the object, the member
-// that holds its command line, and where it is (its matcher group's
-// index, and its own within the group or the event's list).
-type handler struct {
-	obj          *hostfile.Object
-	key          string
-	group, index int
-	groupPlain   bool
-	// args: the handler is in exec form, key's value the program and
-	// these its arguments.
-	args []string
-}
-
-// command is the handler's command line as sh reads it; an exec form's
+// commandOf is a handler's command line as sh reads it; an exec form's
 // written as one.
-func (h handler) command() string {
-	s, _ := h.obj.String(h.key)
-	if h.args == nil {
+func commandOf(h handler.Found) string {
+	s, _ := h.Obj.String(h.Key)
+	if h.Args == nil {
 		return s
 	}
 	line := shellQuote(s)
-	for _, a := range h.args {
+	for _, a := range h.Args {
 		line += " " + shellQuote(a)
 	}
 	return line
-}
-
-// execArgs are a handler's arguments in exec form ("args", Claude Code's),
-// nil when it has none.
-func execArgs(o *hostfile.Object) []string {
-	l, err := o.List("args", "")
-	if err != nil || l == nil {
-		return nil
-	}
-	args, ok := l.Strings()
-	if !ok || args == nil {
-		return nil
-	}
-	return args
 }
 
 // lineShell is the shell that reads the line under a host's first command
@@ -68,55 +42,13 @@ func lineShell(reg *host.Registration) host.Shell {
 // execForm reports whether install writes the host's handlers in exec form.
 func execForm(reg *host.Registration) bool { return onWindows && reg.Windows.Shell == host.Exec }
 
-// find lists loophook's handlers for command in an event's list. Anything
-// of another shape is someone else's and is skipped.
-func find(reg *host.Registration, list *hostfile.List, bin, command string) []handler {
-	if list == nil {
-		return nil
-	}
-	isOurs := ours(bin, command)
-	var found []handler
-	inList := func(l *hostfile.List, group int, plain bool) {
-		for i := 0; i < l.Len(); i++ {
-			o, ok := l.Object(i)
-			if !ok {
-				continue
-			}
-			for _, key := range reg.CommandKeys {
-				if !o.Has(key) {
-					continue
-				}
-				h := handler{obj: o, key: key, group: group, index: i, groupPlain: plain, args: execArgs(o)}
-				if s, ok := o.String(key); ok && (h.args == nil && isOurs(s) || h.args != nil && ourProgram(s, bin) && h.args[0] == command) {
-					found = append(found, h)
-				}
-				break
-			}
-		}
-	}
-	if !reg.Grouped {
-		inList(list, 0, true)
-		return found
-	}
-	for g := 0; g < list.Len(); g++ {
-		group, ok := list.Object(g)
-		if !ok {
-			continue
-		}
-		if handlers, err := group.List("hooks", ""); err == nil && handlers != nil {
-			inList(handlers, g, group.Len() == 1)
-		}
-	}
-	return found
-}
-
 // remove takes the handlers drop picks out of an event's list, with the
 // matcher groups this leaves with no handler; groups that were empty
 // already stay.
-func remove(reg *host.Registration, list *hostfile.List, found []handler, drop func(handler) bool) {
+func remove(reg *host.Registration, list *hostfile.List, found []handler.Found, drop func(handler.Found) bool) {
 	picked := func(group, index int) bool {
 		for _, f := range found {
-			if f.group == group && f.index == index && drop(f) {
+			if f.Group == group && f.Index == index && drop(f) {
 				return true
 			}
 		}
@@ -185,7 +117,7 @@ func hasOurs(reg *host.Registration, doc *hostfile.JSON, bin string) bool {
 	}
 	for _, ev := range reg.Events {
 		list, _ := hooks.List(ev.Name, "")
-		if len(find(reg, list, bin, ev.Command)) > 0 {
+		if len(handler.Find(reg, list, bin, ev.Command)) > 0 {
 			return true
 		}
 	}
@@ -202,10 +134,10 @@ func trustHandlers(reg *host.Registration, doc *hostfile.JSON, bin string) []hos
 	var out []host.Handler
 	for _, ev := range reg.Events {
 		list, _ := hooks.List(ev.Name, "")
-		for _, f := range find(reg, list, bin, ev.Command) {
-			h := host.Handler{Event: ev.Name, Group: f.group, Index: f.index, GroupPlain: f.groupPlain}
-			for _, k := range f.obj.Keys() {
-				v, _ := f.obj.Value(k)
+		for _, f := range handler.Find(reg, list, bin, ev.Command) {
+			h := host.Handler{Event: ev.Name, Group: f.Group, Index: f.Index, GroupPlain: f.GroupPlain}
+			for _, k := range f.Obj.Keys() {
+				v, _ := f.Obj.Value(k)
 				h.Members = append(h.Members, host.Member{Key: k, Value: v})
 			}
 			out = append(out, h)
@@ -262,12 +194,12 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		// repointed, the rest kept as written.
 		next := func(line string) (string, bool) {
 			if shell == host.Sh && ownForm(line, bin, ev.Command) {
-				c, _ := parseCall(line, bin, ev.Command)
-				return want, c.prog.text != bin
+				c, _ := handler.Parse(line, bin, ev.Command)
+				return want, c.Prog.Text != bin
 			}
 			return repointed(shell, line, bin, ev.Command, h.Name)
 		}
-		found := find(reg, list, bin, ev.Command)
+		found := handler.Find(reg, list, bin, ev.Command)
 		if len(found) == 0 {
 			if hooks == nil {
 				hooks = top.AddObject("hooks")
@@ -283,10 +215,10 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		// a plain one beside it; else the one that needs no change.
 		keep, custom, exact := found[0], -1, -1
 		for i, f := range found {
-			if next, _ := next(f.command()); custom < 0 && next != want {
+			if next, _ := next(commandOf(f)); custom < 0 && next != want {
 				custom = i
 			}
-			if exact < 0 && f.command() == want {
+			if exact < 0 && commandOf(f) == want {
 				exact = i
 			}
 		}
@@ -296,9 +228,9 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 		case exact >= 0:
 			keep = found[exact]
 		}
-		if cmd, moved := next(keep.command()); cmd != keep.command() {
-			if keep.args == nil || !setExec(keep, cmd, bin, ev.Command) {
-				keep.obj.Set(keep.key, cmd)
+		if cmd, moved := next(commandOf(keep)); cmd != commandOf(keep) {
+			if keep.Args == nil || !setExec(keep, cmd, bin, ev.Command) {
+				keep.Obj.Set(keep.Key, cmd)
 			}
 			if moved {
 				changes = append(changes, changePointed(ev.Name, bin))
@@ -306,7 +238,7 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 				changes = append(changes, changeProtocol(h.Name, ev.Name))
 			}
 		}
-		if keep.args == nil && execForm(reg) && setExec(keep, keep.command(), bin, ev.Command) {
+		if keep.Args == nil && execForm(reg) && setExec(keep, commandOf(keep), bin, ev.Command) {
 			changes = append(changes, changeExecForm(ev.Name))
 		}
 		if onWindows && reg.Windows.Key != "" {
@@ -315,7 +247,7 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 			}
 		}
 		if len(found) > 1 {
-			remove(reg, list, found, func(f handler) bool { return f.group != keep.group || f.index != keep.index })
+			remove(reg, list, found, func(f handler.Found) bool { return f.Group != keep.Group || f.Index != keep.Index })
 			changes = append(changes, changeCopies(len(found)-1, ev.Name))
 		}
 	}
@@ -325,32 +257,32 @@ func add(h host.Host, doc *hostfile.JSON, bin, scope string, others []scopeFile)
 // setExec writes a handler in exec form from its command line as sh reads
 // it, when the line is the program and its arguments alone (no cd, no
 // environment before it); false, writing nothing, otherwise.
-func setExec(h handler, line, bin, command string) bool {
-	c, ok := parseCall(line, bin, command)
-	if !ok || c.prog.start != 0 {
+func setExec(h handler.Found, line, bin, command string) bool {
+	c, ok := handler.Parse(line, bin, command)
+	if !ok || c.Prog.Start != 0 {
 		return false
 	}
 	var args []any
-	for _, a := range c.args {
-		args = append(args, a.text)
+	for _, a := range c.Args {
+		args = append(args, a.Text)
 	}
-	h.obj.Set(h.key, c.prog.text)
-	h.obj.Set("args", args)
+	h.Obj.Set(h.Key, c.Prog.Text)
+	h.Obj.Set("args", args)
 	return true
 }
 
 // setWindowsKey gives a handler the member its host runs on Windows in
 // place of its command line, loophook's line in that shell's form; the
 // change, "" when there is none.
-func setWindowsKey(reg *host.Registration, h handler, bin, command, protocol string) string {
+func setWindowsKey(reg *host.Registration, h handler.Found, bin, command, protocol string) string {
 	key := reg.Windows.Key
 	want := commandLine(reg.Windows.Shell, bin, command, protocol)
-	if s, ok := h.obj.String(key); ok {
+	if s, ok := h.Obj.String(key); ok {
 		if want, _ = repointed(reg.Windows.Shell, s, bin, command, protocol); want == s {
 			return ""
 		}
 	}
-	h.obj.Set(key, want)
+	h.Obj.Set(key, want)
 	return changeWindowsKey(key, reg.CommandKeys[0])
 }
 
@@ -372,12 +304,12 @@ func take(h host.Host, doc *hostfile.JSON, bin, scope string, rec *Record) (chan
 			if err != nil {
 				return nil, nil, err
 			}
-			found := find(reg, list, bin, ev.Command)
+			found := handler.Find(reg, list, bin, ev.Command)
 			if len(found) == 0 {
 				continue
 			}
 			removedAny = true
-			remove(reg, list, found, func(handler) bool { return true })
+			remove(reg, list, found, func(handler.Found) bool { return true })
 			if list.Len() == 0 && rec == nil {
 				hooks.Remove(ev.Name)
 			}

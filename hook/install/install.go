@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/loophook/loophook/hook/handler"
 	"github.com/loophook/loophook/hook/host"
 	"github.com/loophook/loophook/hook/hostfile"
 	"github.com/loophook/loophook/hook/refusal"
@@ -79,7 +80,7 @@ func prepare(r request) (*Plan, error) {
 		return nil, err
 	}
 	if !r.Uninstall && reg.Plugin {
-		if where, ok := PluginEnabled(pluginFiles(h, root)...); ok {
+		if where, ok := PluginEnabled(handler.Files(h, root)...); ok {
 			return nil, errPluginEnabled(shown(where))
 		}
 	}
@@ -378,7 +379,7 @@ func hostPath(h host.Host, scope, wd, command string) (path, root string, err er
 	if file == nil {
 		return "", "", errScope(h, names, scope)
 	}
-	root = projectDir(h, wd)
+	root = handler.ProjectDir(h, wd)
 	if path, err = file(root); err != nil {
 		return "", "", errHome(err)
 	}
@@ -392,15 +393,6 @@ func hostPath(h host.Host, scope, wd, command string) (path, root string, err er
 		}
 	}
 	return path, root, nil
-}
-
-// projectDir is the directory a host reads a project's files from.
-func projectDir(h host.Host, wd string) string {
-	if h.Install.InWorkTree {
-		top, _ := state.WorkTreeTop(wd)
-		return top
-	}
-	return wd
 }
 
 // sameDir reports whether a and b name one directory, whether or not it
@@ -425,7 +417,7 @@ func detect(wd, command string) (host.Host, string) {
 		if h.Name == def.Name {
 			continue
 		}
-		dir := projectDir(h, wd)
+		dir := handler.ProjectDir(h, wd)
 		for _, m := range h.Install.Marks {
 			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(m))); err == nil {
 				seen = append(seen, m)
