@@ -31,9 +31,13 @@ func Look(o hook.Options, found state.Found, session string, note func(error)) R
 	o.NoChecks = true // a look runs no command; the checks' last results show
 	r := hook.Evaluate(o, hook.Input{SessionID: session}, false)
 	st := reportOf(r, o.Limits, found.Path, session, mem, seen)
-	if st.Ended = endedOf(r.Loaded); st.Ended != nil && st.LastRule == "" && st.Ended.How == string(criteria.RuleComplete) {
-		// A session that never stopped in it: the rule that ended the loop.
+	if st.Ended = endedOf(r.Loaded); st.Ended != nil && st.LastRule == "" {
+		// A session that never stopped in it: the rule that ended the loop,
+		// or that told a person's cancel.
 		st.LastRule = criteria.RuleComplete
+		if st.Ended.How == memory.EndCancel {
+			st.LastRule = criteria.RuleInactive
+		}
 	}
 	st.Config = configOf(state.Top(o.Dir), filepath.Dir(found.Path))
 	st.Host = lastHost(found, session)
