@@ -2,8 +2,8 @@
 // line that runs loophook, in every form install writes (the Windows forms
 // and the guard of a committed file among them) or a person may, found in
 // a host's file. Install plans and writes with it; a hook call asks it
-// only whether a file beside registers loophook, and so never links the
-// installer.
+// which host's wire it answers in and whether the plugin's hook stands
+// aside for an installed one, so the hook path never calls the installer.
 package handler
 
 import (
@@ -24,9 +24,9 @@ type Found struct {
 	Args []string
 }
 
-// ExecArgs are a handler's arguments in exec form ("args", Claude Code's),
+// execArgs are a handler's arguments in exec form ("args", Claude Code's),
 // nil when it has none.
-func ExecArgs(o *hostfile.Object) []string {
+func execArgs(o *hostfile.Object) []string {
 	l, err := o.List("args", "")
 	if err != nil || l == nil {
 		return nil
@@ -55,7 +55,7 @@ func Find(reg *host.Registration, list *hostfile.List, bin, command string) []Fo
 				if !o.Has(key) {
 					continue
 				}
-				h := Found{Obj: o, Key: key, Group: group, Index: i, GroupPlain: plain, Args: ExecArgs(o)}
+				h := Found{Obj: o, Key: key, Group: group, Index: i, GroupPlain: plain, Args: execArgs(o)}
 				if s, ok := o.String(key); ok && (h.Args == nil && ours(s, bin, command) || h.Args != nil && IsLoophook(s, bin) && h.Args[0] == command) {
 					found = append(found, h)
 				}

@@ -11,8 +11,8 @@ import (
 // A Registration is how loophook install registers loophook's hooks with a
 // host: the file of each scope, the events, how a handler is written and
 // found again, and what the host needs beside it. One install algorithm
-// (hook/install) reads every host's; what only one host needs is a field
-// here that the others leave empty.
+// (hook/install, finding handlers with hook/handler) reads every host's;
+// what only one host needs is a field here that the others leave empty.
 type Registration struct {
 	// Scopes are the files the hooks can go in; the first is the default.
 	Scopes []Scope

@@ -1,7 +1,8 @@
 // Package install plans loophook install and uninstall for any host of
 // hook/host: the changes to the host's file (and to its trust file, for
 // Codex CLI), the notes a person needs, and the writing, all or nothing.
-// It prints nothing; cmd/loophook says what the plan did.
+// It finds loophook's handlers with hook/handler, as a hook call does. It
+// prints nothing; cmd/loophook says what the plan did.
 package install
 
 import (
