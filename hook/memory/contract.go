@@ -1,9 +1,11 @@
 package memory
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -141,7 +143,7 @@ func EndLoop(f state.Found) error {
 // (or there is none). It reads the contract without its lock: a stop
 // asks it first, and an ended loop's file costs it nothing more.
 func (s Store) Ending() (Ending, bool) {
-	c, found, err := s.readContract()
+	c, found, err := s.readHeader()
 	if err != nil || !found || !c.Ended {
 		return Ending{}, false
 	}
@@ -155,7 +157,7 @@ func (s Store) Ending() (Ending, bool) {
 // Began says when the loop's contract began; false when no contract is
 // under way, or it does not say (written before it did).
 func (s Store) Began() (time.Time, bool) {
-	c, found, err := s.readContract()
+	c, found, err := s.readHeader()
 	if err != nil || !found || c.Ended || c.Began == 0 {
 		return time.Time{}, false
 	}
@@ -165,7 +167,7 @@ func (s Store) Began() (time.Time, bool) {
 // Started says when the loop's latest contract began, ended or not; false
 // when there is none, or it does not say.
 func (s Store) Started() (time.Time, bool) {
-	c, found, err := s.readContract()
+	c, found, err := s.readHeader()
 	if err != nil || !found || c.Began == 0 {
 		return time.Time{}, false
 	}
@@ -207,7 +209,7 @@ func (s Store) Begin(l *criteria.Loop, now time.Time) error {
 // ByInit reports whether loophook init wrote the loop whose contract is
 // the latest, ended or not.
 func (s Store) ByInit() bool {
-	c, found, err := s.readContract()
+	c, found, err := s.readHeader()
 	return err == nil && found && c.Init
 }
 
@@ -254,6 +256,38 @@ func (s Store) withContractLocked(next func(Contract, bool) (Contract, bool)) er
 		return damaged
 	}
 	return errors.Join(damaged, writeContract(path, c))
+}
+
+// maxHeader is how much of the contract a look at its header reads: the
+// header line, whose spec is a person's request, nearly always fits.
+const maxHeader = 16 << 10
+
+// readHeader reads the contract's header line only, for the looks every
+// stop takes (has the loop ended?), which need none of its names; a
+// header longer than maxHeader is read with the whole file.
+func (s Store) readHeader() (c Contract, found bool, err error) {
+	if s.Dir == "" {
+		return Contract{}, false, nil
+	}
+	path := filepath.Join(s.Dir, contractFile)
+	f, _, err := file.Open(path)
+	if err != nil {
+		if file.Absent(err) {
+			return Contract{}, false, nil
+		}
+		return readContractAt(path)
+	}
+	buf := make([]byte, maxHeader)
+	n, _ := io.ReadFull(f, buf)
+	f.Close()
+	line, _, ok := bytes.Cut(buf[:n], []byte("\n"))
+	if !ok {
+		return readContractAt(path)
+	}
+	if json.Unmarshal(line, &c.contractHeader) != nil {
+		return Contract{}, false, damagedContract{path, contractNotOurs}
+	}
+	return c, true, nil
 }
 
 // readContract reads the loop's contract.

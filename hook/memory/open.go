@@ -146,7 +146,7 @@ func (o *Open) update(change func(map[string]Governing) bool) error {
 // Unfinished reports whether the loop's contract is under way: there is
 // one, and it has not ended.
 func (s Store) Unfinished() bool {
-	c, found, err := s.readContract()
+	c, found, err := s.readHeader()
 	return err == nil && found && !c.Ended
 }
 

@@ -1,9 +1,13 @@
 package memory
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/loophook/loophook/criteria"
 )
 
 // TestOpenContracts: the work tree's file says which contract governs a
@@ -59,5 +63,33 @@ func TestOpenContracts(t *testing.T) {
 	}
 	if _, ok := OpenFor(top).Governing("s1"); ok {
 		t.Error("the ended loop's entry was kept")
+	}
+}
+
+// TestHeaderLooks: the looks a stop takes at the contract read its header
+// line only, and agree with the whole reading, for a contract of ten
+// thousand names and one whose spec is longer than the part read.
+func TestHeaderLooks(t *testing.T) {
+	for _, spec := range []string{"s", strings.Repeat("long spec ", 4000)} {
+		s := contractStore(t)
+		l := loopOf()
+		l.Spec = spec
+		for i := range 10000 {
+			l.Criteria = append(l.Criteria, criteria.Criterion{Name: fmt.Sprint("c", i)})
+		}
+		now := time.Unix(100, 0)
+		if err := s.Begin(l, now); err != nil {
+			t.Fatal(err)
+		}
+		if !s.Unfinished() || !s.ByInit() {
+			t.Errorf("a begun contract: unfinished %v, by init %v", s.Unfinished(), s.ByInit())
+		}
+		if err := s.EndContract("p", "complete", true, now); err != nil {
+			t.Fatal(err)
+		}
+		e, ok := s.Ending()
+		if !ok || e.By != "complete" || e.Last != "p" || !e.Told || !e.At.Equal(now) || s.Unfinished() {
+			t.Errorf("spec of %d bytes: ending %+v, %v", len(spec), e, ok)
+		}
 	}
 }
