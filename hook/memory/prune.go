@@ -86,8 +86,9 @@ func pruneSessions(dir string, now time.Time) {
 }
 
 // notStates are the directories of the per-user cache that are no state
-// file's: the checks' results and the record of what a person was told.
-var notStates = []string{"checks", "told"}
+// file's: the checks' results, the record of what a person was told, and
+// the work trees' open contracts.
+var notStates = []string{"checks", "told", openDir}
 
 // pruneStates removes the per-user cache's directories of state files in
 // which nothing was written for a week: no session of that loop was seen.
