@@ -139,25 +139,26 @@ func appendStat(b []byte, fi os.FileInfo) []byte {
 
 // listFiles runs git in the work tree dir for its HEAD ("" before the
 // first commit) and every file it does not ignore, NUL-separated: those in
-// the index, whatever their flags, and the others. Its own
-// repository only: the variables that would point it elsewhere are
-// dropped, and the settings that would let it answer from a cache or a
-// monitor the agent controls are turned off.
+// the index, whatever their flags, those in HEAD though taken out of the
+// index (git rm --cached, then ignored, would hide a tracked file), and
+// the others. Its own repository only: the variables that would point it
+// elsewhere are dropped, and the settings that would let it answer from a
+// cache or a monitor the agent controls are turned off.
 func listFiles(dir string) (head string, files []byte, err error) {
 	env := gitEnv(dir)
 	rev := exec.Command("git", "rev-parse", "--verify", "--quiet", "HEAD")
 	rev.Dir, rev.Env = dir, env
-	var revOut bytes.Buffer
-	rev.Stdout = &revOut
-	if err := rev.Start(); err != nil {
-		return "", nil, err
+	out, _ := rev.Output() // exits 1 before the first commit
+	head = strings.TrimSpace(string(out))
+	args := []string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate", "--full-name"}
+	if head != "" {
+		args = append(args, "--with-tree="+head)
 	}
-	ls := exec.Command("git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
-		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate", "--full-name")
+	ls := exec.Command("git", args...)
 	ls.Dir, ls.Env = dir, env
 	files, err = ls.Output()
-	rev.Wait() // exits 1 before the first commit
-	return strings.TrimSpace(revOut.String()), files, err
+	return head, files, err
 }
 
 // gitEnv is the environment for git in the work tree dir: none of the
