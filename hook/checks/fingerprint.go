@@ -99,14 +99,46 @@ func (f *fingerprint) repo(dir, prefix string, depth int) bool {
 				if !f.repo(path, rel+"/", depth+1) {
 					return false
 				}
+			} else {
+				// A submodule with no repository (a gitlink written into
+				// the index would hide new code from git): every file.
+				f.walk(path, rel)
 			}
 			continue
 		}
-		if changed(fi).After(f.since) && fi.Mode().IsRegular() {
-			f.content(path, fi.Size())
-		}
+		f.racily(path, fi)
 	}
 	return true
+}
+
+// walk hashes the path and lstat of every file under dir, whatever git
+// would say of them.
+func (f *fingerprint) walk(dir, prefix string) {
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, path)
+		f.h.Write([]byte(prefix + "/" + filepath.ToSlash(rel) + "\x00"))
+		if err != nil {
+			f.h.Write([]byte("gone\x00"))
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			f.h.Write([]byte("gone\x00"))
+			return nil
+		}
+		f.buf = appendStat(f.buf[:0], fi)
+		f.h.Write(f.buf)
+		f.racily(path, fi)
+		return nil
+	})
+}
+
+// racily hashes the content of a regular file changed too lately for its
+// change time to tell.
+func (f *fingerprint) racily(path string, fi os.FileInfo) {
+	if changed(fi).After(f.since) && fi.Mode().IsRegular() {
+		f.content(path, fi.Size())
+	}
 }
 
 // content hashes a racily changed file's bytes; a file too large for
