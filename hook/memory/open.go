@@ -1,11 +1,13 @@
 package memory
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
@@ -25,9 +27,9 @@ const maxOpen = 256 << 10
 // Governing is the unfinished contract that governs a session of a work
 // tree: the state file of its loop, and the dialect it was found as.
 type Governing struct {
-	State   string `json:"state"`
-	Dialect string `json:"dialect"`
-	Seen    int64  `json:"seen"` // when a stop last set it, Unix seconds
+	State   string
+	Dialect string
+	Seen    int64 // when a stop last set it, Unix seconds
 }
 
 // Open are the open contracts of one work tree's sessions.
@@ -44,7 +46,7 @@ func OpenFor(top string) *Open {
 	if err != nil || top == "" {
 		return &Open{}
 	}
-	return &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(file.PhysicalDir(top))+".json")}
+	return &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(file.PhysicalDir(top)))}
 }
 
 // Governing says which unfinished contract governs the session, as the
@@ -65,11 +67,61 @@ func (o *Open) read() map[string]Governing {
 	if err != nil {
 		return map[string]Governing{}
 	}
-	var m map[string]Governing
-	if json.Unmarshal(data, &m) != nil || m == nil {
-		return map[string]Governing{}
+	return parseOpen(string(data))
+}
+
+// The file is a line a session: its id and its loop's state file, each
+// quoted, the dialect and when it was last set. It is read at every stop,
+// so it is parsed by hand: encoding/json's reflection over a type it has
+// not met costs a hook call more than the rest of the lookup. A line that
+// does not read is passed over.
+func parseOpen(text string) map[string]Governing {
+	m := map[string]Governing{}
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		session, rest, ok := cutQuoted(line)
+		if !ok {
+			continue
+		}
+		state, rest, ok := cutQuoted(rest)
+		if !ok {
+			continue
+		}
+		dialect, seen, ok := strings.Cut(rest, " ")
+		n, err := strconv.ParseInt(seen, 10, 64)
+		if !ok || err != nil {
+			continue
+		}
+		m[session] = Governing{State: state, Dialect: dialect, Seen: n}
 	}
 	return m
+}
+
+// cutQuoted cuts a quoted string and the space after it from the front
+// of s.
+func cutQuoted(s string) (value, rest string, ok bool) {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil || len(s) == len(q) || s[len(q)] != ' ' {
+		return "", "", false
+	}
+	value, err = strconv.Unquote(q)
+	return value, s[len(q)+1:], err == nil
+}
+
+func formatOpen(m map[string]Governing) []byte {
+	var b []byte
+	for _, session := range slices.Sorted(maps.Keys(m)) {
+		g := m[session]
+		b = strconv.AppendQuote(b, session)
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, g.State)
+		b = append(b, ' ')
+		b = append(b, g.Dialect...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, g.Seen, 10)
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // Set records that the contract of the state file governs the session;
@@ -133,11 +185,7 @@ func (o *Open) update(change func(map[string]Governing) bool) error {
 	}
 	cutoff := time.Now().Add(-pruneAfter).Unix()
 	maps.DeleteFunc(m, func(_ string, g Governing) bool { return g.Seen < cutoff })
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if err := file.WriteUnsynced(o.path, append(data, '\n'), 0o600); err != nil {
+	if err := file.WriteUnsynced(o.path, formatOpen(m), 0o600); err != nil {
 		return fmt.Errorf(memoryNoWrite, err)
 	}
 	return nil

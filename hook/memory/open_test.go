@@ -93,3 +93,23 @@ func TestHeaderLooks(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenFileRoundTrip: any session id and path, quotes, spaces and
+// newlines too, read back as written; a line that does not read is passed
+// over, and the others kept.
+func TestOpenFileRoundTrip(t *testing.T) {
+	m := map[string]Governing{
+		"s1":               {State: "/w/.loop/state.json", Dialect: "hope", Seen: 1},
+		"a b\n\"c\"\t\x00": {State: "/w/with space/\"q\"\n.json", Dialect: "orchestrator", Seen: 1795844551},
+		"":                 {State: "/w/x", Dialect: "on-loop", Seen: 0},
+	}
+	got := parseOpen(string(formatOpen(m)) + "not a line\n\"s9\" \"/w/y\" hope notanumber\n")
+	if len(got) != len(m) {
+		t.Fatalf("read %d entries, want %d: %v", len(got), len(m), got)
+	}
+	for k, v := range m {
+		if got[k] != v {
+			t.Errorf("%q: read %+v, want %+v", k, got[k], v)
+		}
+	}
+}
