@@ -30,7 +30,31 @@ type rules struct {
 // are not obeyed.
 func (o Options) personRules(in Input, statePath string) rules {
 	top := state.Top(o.start(in))
-	return rules{top: top, inForce: config.LoadFor(top, filepath.Dir(statePath))}
+	f := config.LoadFor(top, filepath.Dir(statePath))
+	if f.Approval == nil {
+		// A repository the agent makes within the tree (git init where the
+		// host runs) must not shed the rules a person approved around it.
+		if outer := approvedAround(top); outer != "" {
+			top, f = outer, config.LoadFor(outer, filepath.Dir(statePath))
+		}
+	}
+	return rules{top: top, inForce: f}
+}
+
+// approvedAround is the top of the nearest work tree enclosing top's whose
+// .loophook.json a person approved (or withdrew); "" when none.
+func approvedAround(top string) string {
+	for d := filepath.Dir(top); d != top; {
+		wt := state.Climb(d, nil)
+		if !wt.Git {
+			return ""
+		}
+		if config.Load(wt.Top).Approval != nil {
+			return wt.Top
+		}
+		top, d = wt.Top, filepath.Dir(wt.Top)
+	}
+	return ""
 }
 
 // checks returns the function rule check-failed calls: it runs the checks
