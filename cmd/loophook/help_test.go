@@ -30,6 +30,18 @@ func TestCommandsAreNamed(t *testing.T) {
 	}
 }
 
+// TestReadmeFits: the README is at most 300 lines; what is reference lives
+// in the READMEs beside the code it describes (issue 32).
+func TestReadmeFits(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines, at most 300: move reference to criteria/README.md, hook/host/README.md or cmd/loophook/README.md", n)
+	}
+}
+
 // TestReadmesAgree: the README and the plugin's README name the plugin
 // alike, and every go install line in them builds with the Makefile's tags
 // (issue 23 item 14).
