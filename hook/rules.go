@@ -29,11 +29,13 @@ type rules struct {
 // naming those between the loop's state, at statePath, and the top that
 // are not obeyed.
 func (o Options) personRules(in Input, statePath string) rules {
-	top := state.Top(o.start(in))
+	wt := state.Climb(o.start(in), nil)
+	top := wt.Top
 	f := config.LoadFor(top, filepath.Dir(statePath))
-	if f.Approval == nil {
+	if f.Approval == nil && wt.Main == "" {
 		// A repository the agent makes within the tree (git init where the
-		// host runs) must not shed the rules a person approved around it.
+		// host runs) must not shed the rules a person approved around it;
+		// a linked worktree is a tree of its own, approved on its own.
 		if outer := approvedAround(top); outer != "" {
 			top, f = outer, config.LoadFor(outer, filepath.Dir(statePath))
 		}
@@ -44,17 +46,26 @@ func (o Options) personRules(in Input, statePath string) rules {
 // approvedAround is the top of the nearest work tree enclosing top's whose
 // .loophook.json a person approved (or withdrew); "" when none.
 func approvedAround(top string) string {
-	for d := filepath.Dir(top); d != top; {
-		wt := state.Climb(d, nil)
-		if !wt.Git {
-			return ""
+	for outer := range enclosing(top) {
+		if config.Load(outer).Approval != nil {
+			return outer
 		}
-		if config.Load(wt.Top).Approval != nil {
-			return wt.Top
-		}
-		top, d = wt.Top, filepath.Dir(wt.Top)
 	}
 	return ""
+}
+
+// enclosing yields the tops of the work trees that enclose top's, nearest
+// first.
+func enclosing(top string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for d := filepath.Dir(top); d != top; {
+			wt := state.Climb(d, nil)
+			if !wt.Git || !yield(wt.Top) {
+				return
+			}
+			top, d = wt.Top, filepath.Dir(wt.Top)
+		}
+	}
 }
 
 // checks returns the function rule check-failed calls: it runs the checks

@@ -229,8 +229,20 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 	if o.StatePath != "" || in.SessionID == "" {
 		return nil, state.Found{}, false
 	}
-	open = memory.OpenFor(state.Top(o.start(in)))
+	top := state.Top(o.start(in))
+	open = memory.OpenFor(top)
 	g, ok := open.Governing(in.SessionID)
+	if !ok {
+		// A repository the agent makes where the host runs (git init) must
+		// not hide the loop of the tree around it: its open contract holds.
+		for outer := range enclosing(top) {
+			around := memory.OpenFor(outer)
+			if g, ok = around.Governing(in.SessionID); ok {
+				open = around
+				break
+			}
+		}
+	}
 	if !ok || found.Path != "" && g.State == file.Physical(found.Path) {
 		return open, state.Found{}, false
 	}
