@@ -180,17 +180,45 @@ func listFiles(dir string) (head string, files []byte, err error) {
 	env := gitEnv(dir)
 	rev := exec.Command("git", "rev-parse", "--verify", "--quiet", "HEAD")
 	rev.Dir, rev.Env = dir, env
-	out, _ := rev.Output() // exits 1 before the first commit
-	head = strings.TrimSpace(string(out))
-	args := []string{"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
-		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate", "--full-name"}
-	if head != "" {
-		args = append(args, "--with-tree="+head)
+	var revOut bytes.Buffer
+	rev.Stdout = &revOut
+	if err := rev.Start(); err != nil {
+		return "", nil, err
 	}
-	ls := exec.Command("git", args...)
+	// HEAD's files side by side (none before the first commit).
+	tree := exec.Command("git", "ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD")
+	tree.Dir, tree.Env = dir, env
+	var treeOut bytes.Buffer
+	tree.Stdout = &treeOut
+	treeErr := tree.Start()
+	ls := exec.Command("git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate", "--full-name")
 	ls.Dir, ls.Env = dir, env
 	files, err = ls.Output()
-	return head, files, err
+	rev.Wait() // exits 1 before the first commit
+	if treeErr == nil {
+		tree.Wait()
+	}
+	return strings.TrimSpace(revOut.String()), withHead(files, treeOut.Bytes()), err
+}
+
+// withHead appends to files those of HEAD's that it lacks: a file taken
+// out of the index.
+func withHead(files, head []byte) []byte {
+	listed := make(map[string]struct{}, bytes.Count(files, []byte{0}))
+	for rest := files; len(rest) > 0; {
+		var name []byte
+		name, rest, _ = bytes.Cut(rest, []byte{0})
+		listed[string(name)] = struct{}{}
+	}
+	for rest := head; len(rest) > 0; {
+		var name []byte
+		name, rest, _ = bytes.Cut(rest, []byte{0})
+		if _, ok := listed[string(name)]; !ok {
+			files = append(append(files, name...), 0)
+		}
+	}
+	return files
 }
 
 // gitEnv is the environment for git in the work tree dir: none of the
