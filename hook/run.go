@@ -246,7 +246,7 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 	if !ok || found.Path != "" && g.State == file.Physical(found.Path) {
 		return open, state.Found{}, false
 	}
-	if !memory.For(g.State).Unfinished() {
+	if !memory.ForPhysical(g.State).Unfinished() {
 		// Its loop ended: the session is free for the file found.
 		if remember {
 			if err := open.Drop(in.SessionID, g.State); err != nil {
@@ -260,7 +260,10 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 		d = schema.Hope
 	}
 	held = state.Found{Path: g.State, Dialect: d}
-	if _, err := os.Lstat(g.State); err != nil {
+	// A directory on its path replaced by a link (.loop moved away, a link
+	// to it left) puts another file there, with no contract: the loop's
+	// own file is gone.
+	if _, err := os.Lstat(g.State); err != nil || file.Physical(g.State) != g.State {
 		return open, held, true
 	}
 	if d.Name != schema.Hope.Name {
@@ -279,7 +282,7 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 // governs the session is gone: the agent is let go, the person told which
 // loop and its contract's criteria, and the loop's journal records it.
 func (o Options) vanished(r Result, held state.Found, in Input, remember bool) Result {
-	store := memory.For(held.Path)
+	store := memory.ForPhysical(held.Path)
 	r.Verdict = criteria.Vanished(o.display(held.Path, in), store.ContractCriteria())
 	if remember {
 		e := memory.Entry{Time: time.Now().UTC(), Session: in.SessionID, Host: o.Host.Name, Dialect: held.Dialect.Name, OK: r.OK, Rule: r.Rule, Reason: r.Reason, Changed: true}

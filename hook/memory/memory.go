@@ -94,6 +94,20 @@ func For(statePath string) Store {
 	return Store{Dir: DirIn(root, statePath)}
 }
 
+// ForPhysical is For of a path already physical, as an open contract
+// recorded it: a link put on its path since leads to no other file's
+// memory.
+func ForPhysical(physical string) Store {
+	root, err := os.UserCacheDir()
+	if err != nil {
+		return Store{NoCache: fmt.Errorf(memoryNoCache, err)}
+	}
+	if physical == "" {
+		return Store{}
+	}
+	return Store{Dir: filepath.Join(root, cacheName, cacheKey(physical))}
+}
+
 // DirIn is the store's directory of the state file at statePath under the
 // per-user cache directory root: named after the file's physical path, so
 // that a person in a shell reached through a link and a host that names
