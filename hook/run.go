@@ -232,6 +232,14 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 	top := state.Top(o.start(in))
 	open = memory.OpenFor(top)
 	g, ok := open.Governing(in.SessionID)
+	if !ok && file.PhysicalDir(top) != top {
+		// The work tree moved away, a link left in its place: its open
+		// contracts are where they were recorded.
+		around := memory.OpenAt(top)
+		if g, ok = around.Governing(in.SessionID); ok {
+			open = around
+		}
+	}
 	if !ok {
 		// A repository the agent makes where the host runs (git init) must
 		// not hide the loop of the tree around it: its open contract holds.

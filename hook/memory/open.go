@@ -49,6 +49,20 @@ func OpenFor(top string) *Open {
 	return &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(file.PhysicalDir(top)))}
 }
 
+// OpenAt is the open contracts recorded under top's path as it is
+// written, no link on it resolved: a work tree moved away, a link to it
+// left in its place, was recorded there.
+func OpenAt(top string) *Open {
+	root, err := os.UserCacheDir()
+	if err != nil || top == "" {
+		return &Open{}
+	}
+	if abs, err := filepath.Abs(top); err == nil {
+		top = abs
+	}
+	return &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(top))}
+}
+
 // Governing says which unfinished contract governs the session, as the
 // stops before recorded it; false when none does.
 func (o *Open) Governing(session string) (Governing, bool) {
