@@ -73,6 +73,8 @@ func (f *fingerprint) repo(dir, prefix string, depth int) bool {
 		return false
 	}
 	f.h.Write([]byte("repo\x00" + prefix + "\x00" + head + "\x00"))
+	f.dir(dir, prefix)
+	dirs := map[string]bool{}
 	for len(files) > 0 {
 		var name []byte
 		name, files, _ = bytes.Cut(files, []byte{0})
@@ -80,6 +82,17 @@ func (f *fingerprint) repo(dir, prefix string, depth int) bool {
 		name = bytes.TrimSuffix(name, []byte("/"))
 		if len(name) == 0 {
 			continue
+		}
+		// The directories that hold it: one swapped for another and back
+		// while a check ran leaves the files as they were, but not the
+		// directories' change times.
+		for i := bytes.LastIndexByte(name, '/'); i > 0; i = bytes.LastIndexByte(name[:i], '/') {
+			if dirs[string(name[:i])] {
+				break
+			}
+			d := string(name[:i])
+			dirs[d] = true
+			f.dir(filepath.Join(dir, filepath.FromSlash(d)), prefix+d+"/")
 		}
 		rel := prefix + string(name)
 		path := filepath.Join(dir, filepath.FromSlash(string(name)))
@@ -109,6 +122,15 @@ func (f *fingerprint) repo(dir, prefix string, depth int) bool {
 		f.racily(path, fi)
 	}
 	return true
+}
+
+// dir hashes what lstat says of a directory that holds listed files.
+func (f *fingerprint) dir(path, rel string) {
+	f.h.Write([]byte("dir\x00" + rel + "\x00"))
+	if fi, err := os.Lstat(path); err == nil {
+		f.buf = appendStat(f.buf[:0], fi)
+		f.h.Write(f.buf)
+	}
 }
 
 // walk hashes the path and lstat of every file under dir, whatever git
