@@ -56,8 +56,14 @@ const maxRacy = 1 << 20
 // maxNesting bounds the repositories within repositories followed.
 const maxNesting = 16
 
+// maxRepos bounds the repositories looked at in all, each some git
+// processes: thousands of empty ones an agent made must not hold a stop
+// past the host's hook timeout. Past it, nothing is reused.
+var maxRepos = 256
+
 type fingerprint struct {
 	h     hash.Hash
+	repos int
 	since time.Time
 	buf   []byte
 }
@@ -65,7 +71,7 @@ type fingerprint struct {
 // repo hashes the repository whose work tree is dir (prefix its path from
 // the top), and the repositories within it.
 func (f *fingerprint) repo(dir, prefix string, depth int) bool {
-	if depth > maxNesting {
+	if f.repos++; depth > maxNesting || f.repos > maxRepos {
 		return false
 	}
 	head, files, err := listFiles(dir)

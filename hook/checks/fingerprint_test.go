@@ -183,3 +183,22 @@ func TestFingerprintLinkedWorktree(t *testing.T) {
 		t.Error("an edit in the linked worktree left its fingerprint as it was")
 	}
 }
+
+// Past maxRepos repositories, each some git processes, the fingerprint
+// gives up: nothing is reused, and thousands of empty repositories an
+// agent made cannot hold a stop past the host's hook timeout.
+func TestFingerprintManyRepositories(t *testing.T) {
+	dir := editTree(t) // the tree and one nested repository
+	if Fingerprint(dir) == "" {
+		t.Fatal("no fingerprint of a tree within the bound")
+	}
+	defer func(n int) { maxRepos = n }(maxRepos)
+	maxRepos = 2
+	if err := exec.Command("git", "init", "-q", filepath.Join(dir, "more")).Run(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "more", "x"), nil, 0o644)
+	if Fingerprint(dir) != "" {
+		t.Error("a fingerprint past maxRepos repositories")
+	}
+}
