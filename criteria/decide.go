@@ -310,16 +310,16 @@ func mustNot(e Evaluation, _ Limits) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	sort.Strings(happened)
-	return stop(RuleMustNot, reasonMustNot(happened)), true
+	return stop(RuleMustNot, reasonMustNot(happened)+workLeft(e)), true
 }
 
 func circuitOpen(e Evaluation, lim Limits) (Verdict, bool) {
 	l := e.Loop
 	switch {
 	case l.StuckCount >= float64(lim.StuckLimit):
-		return stop(RuleCircuitOpen, reasonCircuitOpen(l.StuckCount, lim.StuckLimit)), true
+		return stop(RuleCircuitOpen, reasonCircuitOpen(l.StuckCount, lim.StuckLimit)+workLeft(e)), true
 	case l.Exhausted != "":
-		return stop(RuleCircuitOpen, reasonExhausted(l.Exhausted)), true
+		return stop(RuleCircuitOpen, reasonExhausted(l.Exhausted)+workLeft(e)), true
 	}
 	return Verdict{}, false
 }
@@ -329,7 +329,7 @@ func iterationLimit(e Evaluation, lim Limits) (Verdict, bool) {
 	if l.Iteration < MaxIterations(l, lim) {
 		return Verdict{}, false
 	}
-	return stop(RuleIterationLimit, reasonIterationLimit(l, lim)), true
+	return stop(RuleIterationLimit, reasonIterationLimit(l, lim)+workLeft(e)), true
 }
 
 func budget(e Evaluation, lim Limits) (Verdict, bool) {
@@ -338,7 +338,7 @@ func budget(e Evaluation, lim Limits) (Verdict, bool) {
 	if !ok || l.Cost < b {
 		return measuredBudget(e)
 	}
-	return stop(RuleBudget, reasonBudget(l, lim, b)), true
+	return stop(RuleBudget, reasonBudget(l, lim, b)+workLeft(e)), true
 }
 
 // runaway is rules unenforced, 9 and 9b: a stop that cannot be counted,
