@@ -32,7 +32,7 @@ func (o Options) personRules(in Input, statePath string) rules {
 	wt := state.Climb(o.start(in), nil)
 	top := wt.Top
 	f := config.LoadFor(top, filepath.Dir(statePath))
-	if f.Approval == nil && wt.Main == "" {
+	if f.Approval == nil && !state.LinkedBack(wt) {
 		// A repository the agent makes within the tree (git init where the
 		// host runs) must not shed the rules a person approved around it;
 		// a linked worktree is a tree of its own, approved on its own.

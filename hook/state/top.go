@@ -134,3 +134,35 @@ func mainOf(dir, gitdir string) string {
 	}
 	return main
 }
+
+// LinkedBack reports whether the linked worktree topped at w.Top is one
+// git made: its git directory's gitdir file names this tree's .git back.
+// A .git file an agent writes, naming another worktree's git directory,
+// is not.
+func LinkedBack(w WorkTree) bool {
+	if w.Main == "" {
+		return false
+	}
+	dotGit := filepath.Join(w.Top, ".git")
+	data, err := file.Read(dotGit, maxGitFile)
+	if err != nil {
+		return false
+	}
+	gitdir, ok := bytes.CutPrefix(bytes.TrimSpace(data), []byte("gitdir:"))
+	if !ok {
+		return false
+	}
+	path := filepath.FromSlash(string(bytes.TrimSpace(gitdir)))
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(w.Top, path)
+	}
+	back, err := file.Read(filepath.Join(path, "gitdir"), maxGitFile)
+	if err != nil {
+		return false
+	}
+	named := filepath.FromSlash(string(bytes.TrimSpace(back)))
+	if !filepath.IsAbs(named) {
+		named = filepath.Join(path, named)
+	}
+	return file.Physical(named) == file.Physical(dotGit)
+}
