@@ -11,8 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/loophook/loophook/internal/file"
 )
 
 // Fingerprint names the state of the work tree at top for the cache
@@ -81,31 +86,24 @@ func (f *fingerprint) repo(dir, prefix string, depth int) bool {
 	f.h.Write([]byte("repo\x00" + prefix + "\x00" + head + "\x00"))
 	f.dir(dir, prefix)
 	dirs := map[string]bool{}
-	for len(files) > 0 {
-		var name []byte
-		name, files, _ = bytes.Cut(files, []byte{0})
-		// A nested repository is listed as its directory, with a slash.
-		name = bytes.TrimSuffix(name, []byte("/"))
-		if len(name) == 0 {
-			continue
-		}
+	for _, st := range lstatAll(dir, files) {
+		name := st.name
 		// The directories that hold it: one swapped for another and back
 		// while a check ran leaves the files as they were, but not the
 		// directories' change times.
-		for i := bytes.LastIndexByte(name, '/'); i > 0; i = bytes.LastIndexByte(name[:i], '/') {
-			if dirs[string(name[:i])] {
+		for i := strings.LastIndexByte(name, '/'); i > 0; i = strings.LastIndexByte(name[:i], '/') {
+			if dirs[name[:i]] {
 				break
 			}
-			d := string(name[:i])
+			d := name[:i]
 			dirs[d] = true
 			f.dir(filepath.Join(dir, filepath.FromSlash(d)), prefix+d+"/")
 		}
-		rel := prefix + string(name)
-		path := filepath.Join(dir, filepath.FromSlash(string(name)))
-		fi, err := os.Lstat(path)
+		rel := prefix + name
+		path, fi := st.path, st.fi
 		f.h.Write([]byte(rel))
 		f.h.Write([]byte{0})
-		if err != nil {
+		if st.err != nil {
 			f.h.Write([]byte("gone\x00"))
 			continue
 		}
@@ -128,6 +126,62 @@ func (f *fingerprint) repo(dir, prefix string, depth int) bool {
 		f.racily(path, fi)
 	}
 	return true
+}
+
+// listed is a listed file's name (slashed, from the work tree), its path
+// and what lstat said of it.
+type listed struct {
+	name, path string
+	fi         os.FileInfo
+	err        error
+}
+
+// lstatChunk is how many listed files a goroutine of lstatAll takes at a
+// time, and the fewest for which it starts more than its own.
+const lstatChunk = 256
+
+// lstatAll lstats the files git listed in the work tree dir (NUL-separated;
+// a nested repository's name ends in a slash, which is dropped, and empty
+// names are skipped), in their order. The lstats run in a few goroutines,
+// as git status's own do (core.preloadIndex); what is hashed of them, and
+// in what order, is the caller's, one at a time.
+func lstatAll(dir string, files []byte) []listed {
+	out := make([]listed, 0, bytes.Count(files, []byte{0})+1)
+	for len(files) > 0 {
+		var name []byte
+		name, files, _ = bytes.Cut(files, []byte{0})
+		// A nested repository is listed as its directory, with a slash.
+		name = bytes.TrimSuffix(name, []byte("/"))
+		if len(name) > 0 {
+			out = append(out, listed{name: string(name)})
+		}
+	}
+	lstat := func(s []listed) {
+		for i := range s {
+			s[i].path = filepath.Join(dir, filepath.FromSlash(s[i].name))
+			s[i].fi, s[i].err = os.Lstat(s[i].path)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), 8, (len(out)+lstatChunk-1)/lstatChunk)
+	if workers <= 1 {
+		lstat(out)
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(lstatChunk)) - lstatChunk
+				if i >= len(out) {
+					return
+				}
+				lstat(out[i:min(i+lstatChunk, len(out))])
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // dir hashes what lstat says of a directory that holds listed files.
@@ -181,7 +235,9 @@ func (f *fingerprint) content(path string, size int64) {
 		return
 	}
 	f.h.Write([]byte("content\x00"))
-	if fl, err := os.Open(path); err == nil {
+	// Opened without blocking: a named pipe swapped in since the lstat
+	// is not read.
+	if fl, _, err := file.Open(path); err == nil {
 		io.Copy(f.h, io.LimitReader(fl, maxRacy))
 		fl.Close()
 	}
