@@ -199,13 +199,3 @@ func list(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
-
-// sortedKeys are an object's names in order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}

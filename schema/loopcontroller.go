@@ -2,6 +2,7 @@ package schema
 
 import (
 	_ "embed"
+	"maps"
 	"slices"
 
 	"github.com/loophook/loophook/criteria"
@@ -115,7 +116,7 @@ func loopControllerFromDocument(doc map[string]any) *criteria.Loop {
 	history := list(failures["history"])
 	var gates []lcGate
 	gatesMap := obj(doc["gates"])
-	for _, name := range sortedKeys(gatesMap) {
+	for _, name := range slices.Sorted(maps.Keys(gatesMap)) {
 		g := obj(gatesMap[name])
 		status := str(g["status"])
 		gates = append(gates, lcGate{name: name, status: status, required: g["required"] == true,

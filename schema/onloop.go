@@ -191,7 +191,7 @@ func onLoopBeside(p, phase string) bool {
 // onLoopExhausted says which retries went past their limit; "" when none.
 func onLoopExhausted(retries, max map[string]any) string {
 	var over []string
-	for _, kind := range sortedKeys(retries) {
+	for _, kind := range slices.Sorted(maps.Keys(retries)) {
 		limit, ok := max[kind].(float64)
 		if !ok {
 			if limit, ok = onLoopMaxRetries[kind]; !ok {

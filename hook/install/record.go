@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -252,7 +253,7 @@ func missingDirs(path string) []string {
 // lacks, as JSON pointers: what install added beside its handlers.
 func keysAdded(before, after map[string]any) []string {
 	var added []string
-	for _, k := range sortedKeys(after) {
+	for _, k := range slices.Sorted(maps.Keys(after)) {
 		p := "/" + escapePointer(k)
 		b, had := before[k]
 		if !had {
@@ -263,22 +264,13 @@ func keysAdded(before, after map[string]any) []string {
 			continue
 		}
 		was, _ := b.(map[string]any)
-		for _, k2 := range sortedKeys(inner) {
+		for _, k2 := range slices.Sorted(maps.Keys(inner)) {
 			if _, ok := was[k2]; !ok || !had {
 				added = append(added, p+"/"+escapePointer(k2))
 			}
 		}
 	}
 	return added
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func escapePointer(s string) string {
