@@ -33,12 +33,13 @@ func ValidateConfig(doc any) []string {
 		v.field(obj, "", "checks", func(x any, at string) {
 			v.each(x, at, func(x any, at string) {
 				v.object(x, at, func(c map[string]any) {
-					v.closed(c, at, "name", "run", "criterion", "timeout")
+					v.closed(c, at, "name", "run", "criterion", "timeout", "exclusive")
 					v.required(c, at, "name", "run")
 					for _, name := range []string{"name", "run", "criterion"} {
 						v.field(c, at, name, v.nonEmpty)
 					}
 					v.field(c, at, "timeout", v.duration)
+					v.field(c, at, "exclusive", v.boolean)
 				})
 			})
 		})

@@ -37,6 +37,8 @@ type Check struct {
 	// controller stage, an orchestrator system) the check guards; "" none.
 	Criterion string
 	Timeout   time.Duration
+	// Exclusive runs the check alone: no other check runs beside it.
+	Exclusive bool
 }
 
 // Budget is what loophook measures for a loop; a zero field is no limit.
@@ -62,6 +64,7 @@ func (e *Invalid) Error() string { return strings.Join(e.Problems, "; ") }
 type wire struct {
 	Checks []struct {
 		Name, Run, Criterion, Timeout string
+		Exclusive                     bool
 	} `json:"checks"`
 	Budget struct {
 		Tokens   int64  `json:"tokens"`
@@ -98,7 +101,7 @@ func Parse(data []byte) (*Config, error) {
 		c.Budget.Duration, _ = time.ParseDuration(w.Budget.Duration) // the schema's pattern holds
 	}
 	for _, wc := range w.Checks {
-		ch := Check{Name: wc.Name, Run: wc.Run, Criterion: wc.Criterion, Timeout: DefaultTimeout}
+		ch := Check{Name: wc.Name, Run: wc.Run, Criterion: wc.Criterion, Timeout: DefaultTimeout, Exclusive: wc.Exclusive}
 		if wc.Timeout != "" {
 			ch.Timeout, _ = time.ParseDuration(wc.Timeout)
 		}

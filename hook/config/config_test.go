@@ -34,8 +34,8 @@ func write(t *testing.T, dir, text string) {
 const example = `{
   // run before the loop may end; all must pass
   "checks": [
-    {"name": "tests", "run": "go test ./...", "criterion": "tests pass", "timeout": "5m"},
-    {"name": "vet", "run": "go vet ./...",},
+    {"name": "tests", "run": "go test ./...", "criterion": "tests pass", "timeout": "5m", "exclusive": true},
+    {"name": "vet", "run": "go vet ./...", "exclusive": false,},
   ],
   /* measured by loophook */
   "budget": {"tokens": 2000000, "turns": 40, "duration": "3h"},
@@ -49,7 +49,7 @@ func TestParseCommentsAndTrailingCommas(t *testing.T) {
 	}
 	want := &Config{
 		Checks: []Check{
-			{Name: "tests", Run: "go test ./...", Criterion: "tests pass", Timeout: 5 * time.Minute},
+			{Name: "tests", Run: "go test ./...", Criterion: "tests pass", Timeout: 5 * time.Minute, Exclusive: true},
 			{Name: "vet", Run: "go vet ./...", Timeout: DefaultTimeout},
 		},
 		Budget: Budget{Tokens: 2000000, Turns: 40, Duration: 3 * time.Hour},
@@ -102,7 +102,7 @@ func TestLoadFollowsApproval(t *testing.T) {
 	if f.State != StateChanged || len(f.Checks()) != 2 || f.Checks()[0].Run != "go test ./..." {
 		t.Fatalf("weakened: %+v", f)
 	}
-	for _, want := range []string{`check "tests" changed: runs "go test ./..." within 5m0s, guarding "tests pass", now runs "true" within 5m0s`, `check "vet" removed`, "budget tokens: 2000000, now no limit"} {
+	for _, want := range []string{`check "tests" changed: runs "go test ./..." within 5m0s, guarding "tests pass", alone (exclusive), now runs "true" within 5m0s`, `check "vet" removed`, "budget tokens: 2000000, now no limit"} {
 		if !strings.Contains(f.Tell(), want) {
 			t.Errorf("the tell lacks %q: %s", want, f.Tell())
 		}
@@ -177,5 +177,19 @@ func TestDuplicateCheckNames(t *testing.T) {
 	var inv *Invalid
 	if !errors.As(err, &inv) || len(inv.Problems) != 1 || !strings.HasPrefix(inv.Problems[0], `/checks/2/name: "t" is the name of /checks/0 too`) {
 		t.Errorf("Parse = %v, want the duplicate named at /checks/2/name", err)
+	}
+}
+
+// TestDiffSaysExclusive: a check that comes to run alone, or no longer
+// does, is a change the person is told, as any other field is.
+func TestDiffSaysExclusive(t *testing.T) {
+	side := &Config{Checks: []Check{{Name: "db", Run: "make db-test", Timeout: DefaultTimeout}}}
+	alone := &Config{Checks: []Check{{Name: "db", Run: "make db-test", Timeout: DefaultTimeout, Exclusive: true}}}
+	want := `check "db" changed: runs "make db-test" within 5m0s, now runs "make db-test" within 5m0s, alone (exclusive)`
+	if got := Diff(side, alone); !reflect.DeepEqual(got, []string{want}) {
+		t.Errorf("Diff = %q, want %q", got, want)
+	}
+	if got := Diff(alone, side); len(got) != 1 || !strings.HasSuffix(got[0], `now runs "make db-test" within 5m0s`) {
+		t.Errorf("Diff back = %q", got)
 	}
 }

@@ -52,11 +52,15 @@ func Diff(was, now *Config) []string {
 	return out
 }
 
-// describe is a check's command and what guards it, for a change line.
+// describe is a check's command, what it guards and whether it runs
+// alone, for a change line.
 func describe(c Check) string {
 	s := fmt.Sprintf(diffCheck, strconv.Quote(c.Run), c.Timeout)
 	if c.Criterion != "" {
 		s += fmt.Sprintf(diffGuards, strconv.Quote(c.Criterion))
+	}
+	if c.Exclusive {
+		s += diffExclusive
 	}
 	return s
 }
