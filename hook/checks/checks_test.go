@@ -102,13 +102,18 @@ func alive(t *testing.T, pid string) bool {
 	return true
 }
 
-// TestStopTimeCutsChecks: the checks of one run stay inside Within; a
-// check the stop's time cut short is said so, and not kept for reuse.
+// TestStopTimeCutsChecks: the checks of one run stay inside Within,
+// those side by side and one that waits for a slot alike; a check the
+// stop's time cut short is said so, and not kept for reuse.
 func TestStopTimeCutsChecks(t *testing.T) {
 	top := t.TempDir()
-	cs := []config.Check{{Name: "slow", Run: "sleep 5", Timeout: time.Minute}, {Name: "next", Run: "true", Timeout: time.Minute}}
+	cs := []config.Check{
+		{Name: "slow", Run: "sleep 5", Timeout: time.Minute},
+		{Name: "slower", Run: "sleep 6", Timeout: time.Minute},
+		{Name: "next", Run: "true", Timeout: time.Minute, Exclusive: true},
+	}
 	rs := Runner{Top: top, Within: 300 * time.Millisecond, Reuse: true}.Run(cs)
-	if len(rs) != 2 || !rs[0].Cut || !rs[1].Cut || rs[1].Passed() {
+	if len(rs) != 3 || !rs[0].Cut || !rs[1].Cut || !rs[2].Cut || rs[2].Passed() {
 		t.Fatalf("%+v", rs)
 	}
 	if !strings.Contains(rs[0].Cause(), "time for this stop's checks ran out") {
@@ -116,6 +121,96 @@ func TestStopTimeCutsChecks(t *testing.T) {
 	}
 	if len(Last(top, cs)) != 0 {
 		t.Error("a cut result was kept for reuse")
+	}
+}
+
+// waitFor is a command that waits, ten seconds at most, until the file
+// exists: a check that meets another only when both run at once.
+func waitFor(name string) string {
+	return "i=0; until [ -e " + name + " ]; do i=$((i+1)); [ $i -lt 200 ] || exit 7; sleep 0.05; done"
+}
+
+// slots sets GOMAXPROCS, how many checks run at once, for one test.
+func slots(t *testing.T, n int) {
+	was := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(was) })
+}
+
+// TestChecksRunSideBySide: two checks that each wait for the other to
+// start both pass, which they can only side by side; each keeps its own
+// output, and the results come in the file's order, the last check's
+// first though it ended first.
+func TestChecksRunSideBySide(t *testing.T) {
+	slots(t, 2)
+	top := t.TempDir()
+	cs := []config.Check{
+		{Name: "a", Run: "echo a says; touch a; " + waitFor("b") + "; " + waitFor("b-done") + "; echo a ends", Timeout: time.Minute},
+		{Name: "b", Run: "echo b says; touch b; " + waitFor("a") + "; touch b-done; exit 3", Timeout: time.Minute},
+	}
+	rs := Runner{Top: top}.Run(cs)
+	if len(rs) != 2 || rs[0].Name != "a" || rs[1].Name != "b" {
+		t.Fatalf("results out of the file's order: %+v", rs)
+	}
+	if !rs[0].Passed() || rs[1].Exit != 3 {
+		t.Fatalf("the checks did not meet: %+v", rs)
+	}
+	if rs[0].Tail != "a says\na ends" || rs[1].Tail != "b says" {
+		t.Errorf("outputs mixed: %q, %q", rs[0].Tail, rs[1].Tail)
+	}
+	if len(Last(top, cs)) != 2 {
+		t.Error("both results are not kept")
+	}
+}
+
+// logged is a check that writes its start and end to the log.
+func logged(name string, exclusive bool) config.Check {
+	return config.Check{
+		Name:      name,
+		Run:       "echo start " + name + " >> log; sleep 0.2; echo end " + name + " >> log",
+		Timeout:   time.Minute,
+		Exclusive: exclusive,
+	}
+}
+
+// runLog runs the checks at top and returns the log they wrote.
+func runLog(t *testing.T, cs []config.Check) []string {
+	t.Helper()
+	top := t.TempDir()
+	for _, r := range (Runner{Top: top}).Run(cs) {
+		if !r.Passed() {
+			t.Fatalf("%s: %s", r.Name, r.Cause())
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(top, "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(strings.ReplaceAll(string(data), "\r", "")), "\n")
+}
+
+// TestExclusiveRunsAlone: an exclusive check starts when every check
+// before it has ended, and the checks after it start once it has ended.
+func TestExclusiveRunsAlone(t *testing.T) {
+	slots(t, 4)
+	log := runLog(t, []config.Check{
+		logged("x", true), logged("a", false), logged("b", false), logged("y", true), logged("c", false), logged("z", true),
+	})
+	sorted := func(s []string) []string { return slices.Sorted(slices.Values(s)) }
+	if len(log) != 12 ||
+		!slices.Equal(log[:2], []string{"start x", "end x"}) ||
+		!slices.Equal(sorted(log[2:6]), []string{"end a", "end b", "start a", "start b"}) ||
+		!slices.Equal(log[6:], []string{"start y", "end y", "start c", "end c", "start z", "end z"}) {
+		t.Errorf("log: %q", log)
+	}
+}
+
+// TestOneSlotRunsInOrder: with one core the checks run one at a time, in
+// the file's order.
+func TestOneSlotRunsInOrder(t *testing.T) {
+	slots(t, 1)
+	log := runLog(t, []config.Check{logged("a", false), logged("b", false), logged("c", false)})
+	if want := []string{"start a", "end a", "start b", "end b", "start c", "end c"}; !slices.Equal(log, want) {
+		t.Errorf("log: %q, want %q", log, want)
 	}
 }
 

@@ -3,6 +3,12 @@
 // process group of its own killed whole at its timeout, its output kept
 // bounded; and it keeps their results, reused while the work tree is
 // unchanged.
+//
+// The checks of one run go side by side, each with its own output, at
+// most one per core (GOMAXPROCS) at once, started in the file's order; a
+// check marked exclusive runs alone. Every check's timeout is cut to what
+// is left of the run's time (Runner.Within), and the results come back in
+// the file's order.
 package checks
 
 import (
@@ -10,6 +16,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/loophook/loophook/hook/config"
@@ -56,8 +64,14 @@ type Runner struct {
 	Reuse bool
 }
 
-// Run runs the checks in order, or reuses their results on an unchanged
-// tree, keeps what it ran in the cache, and returns every result.
+// Run runs the checks, or reuses their results on an unchanged tree,
+// keeps what it ran in the cache as each ends, and returns every result
+// in the checks' order.
+//
+// The checks it runs go side by side, started in the file's order, at
+// most GOMAXPROCS (one per core) at once: each starts when a slot is
+// free. An exclusive check waits for every running one to end, runs
+// alone, and the next starts only after it.
 func (rn Runner) Run(cs []config.Check) []Result {
 	if len(cs) == 0 {
 		return nil
@@ -65,27 +79,49 @@ func (rn Runner) Run(cs []config.Check) []Result {
 	start := time.Now()
 	tree := Fingerprint(rn.Top)
 	c := openCache(rn.Top)
-	var out []Result
-	for _, ch := range cs {
+	out := make([]Result, len(cs))
+	var todo []int
+	for i, ch := range cs {
 		if r, ok := c.reuse(ch, tree); ok && rn.Reuse {
-			out = append(out, r)
+			out[i] = r
 			continue
 		}
+		todo = append(todo, i)
+	}
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var keeping sync.Mutex // one result into the cache at a time: two checks may share a command, and its output file
+	var wg sync.WaitGroup
+	for _, i := range todo {
+		ch := cs[i]
+		if ch.Exclusive {
+			wg.Wait()
+		}
+		slots <- struct{}{}
+		// Each check gets what is left of the stop's time when it starts.
 		limit, cut := ch.Timeout, false
 		if rn.Within > 0 {
 			if left := rn.Within - time.Since(start); left < limit {
 				limit, cut = max(left, 0), true
 			}
 		}
-		r := run(ch, rn.Top, limit)
-		r.Tree = tree
-		r.Cut = cut && r.TimedOut
-		r.Timeout = ch.Timeout
-		if r.Cut {
-			r.Timeout = limit
+		wg.Go(func() {
+			defer func() { <-slots }()
+			r := run(ch, rn.Top, limit)
+			r.Tree = tree
+			r.Cut = cut && r.TimedOut
+			r.Timeout = ch.Timeout
+			if r.Cut {
+				r.Timeout = limit
+			}
+			keeping.Lock()
+			defer keeping.Unlock()
+			out[i] = c.keep(r)
+		})
+		if ch.Exclusive {
+			wg.Wait()
 		}
-		out = append(out, c.keep(r))
 	}
+	wg.Wait()
 	return out
 }
 
