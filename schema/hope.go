@@ -29,9 +29,10 @@ func hopeFromDocument(doc map[string]any) *criteria.Loop {
 	if cb, ok := doc["circuitBreaker"].(map[string]any); ok {
 		l.StuckCount = num(cb["stuckCount"])
 	}
-	var list criteria.Criteria
-	index := map[string]int{}
-	for _, name := range strs(doc["criteria"]) {
+	names := strs(doc["criteria"])
+	list := make(criteria.Criteria, 0, len(names))
+	index := make(map[string]int, len(names))
+	for _, name := range names {
 		if _, dup := index[name]; !dup {
 			index[name] = len(list)
 			list = append(list, criteria.Criterion{Name: name})

@@ -1,6 +1,11 @@
 package schema
 
 import (
+	"fmt"
+	"hash/crc32"
+	"maps"
+	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -77,4 +82,96 @@ func TestProgressOfNotJSON(t *testing.T) {
 	if hope.Read([]byte("{")).Progress == hope.Read([]byte("{{")).Progress {
 		t.Error("two broken files, one fingerprint")
 	}
+}
+
+// progressQuoted is the fingerprint as it was first written, a
+// strconv.Quote and a hash write for each token: the one progressWriter
+// writes must be the same, so that a fingerprint kept in the hook's memory
+// by an older loophook still matches the unchanged state.
+func progressQuoted(doc any) string {
+	h := crc32.NewIEEE()
+	n := 0
+	write := func(s string) { h.Write([]byte(s)); n += len(s) }
+	var value func(v any, underTimestamp bool)
+	value = func(v any, underTimestamp bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			keys := slices.Sorted(maps.Keys(v))
+			write("{")
+			for _, k := range keys {
+				write(strconv.Quote(k))
+				write(":")
+				value(v[k], k == timestampKey)
+				write(",")
+			}
+			write("}")
+		case []any:
+			write("[")
+			for _, x := range v {
+				value(x, false)
+				write(",")
+			}
+			write("]")
+		case string:
+			if IsDateTime(v) {
+				write(timeSet)
+				return
+			}
+			write(strconv.Quote(v))
+		case float64:
+			if underTimestamp {
+				write(timeSet)
+				return
+			}
+			write(strconv.FormatFloat(v, 'g', -1, 64))
+		case bool:
+			write(strconv.FormatBool(v))
+		default:
+			write("null")
+		}
+	}
+	value(doc, false)
+	return fmt.Sprintf("%08x-%d", h.Sum32(), n)
+}
+
+// progressSeeds are documents whose strings and names need Quote's escapes,
+// or none, beside every dialect's documents and a large state.
+var progressSeeds = []string{
+	`{"a\u0000b":"\u2028 é 日本 \ud83d\ude00 \u007f \"\\ \ufffd","t":"x\u0080y","tab":"a\tb\n","bell":"\u0007"}`,
+	`{"plain ~ printable !#$%&'()*+,-./:;<=>?@[]^_{|}":" ","":"","timestamp":5,"x":{"timestamp":"now"}}`,
+	`[1,1.5,-0,1e300,1e-7,123456789012345678901234567890,true,false,null,[],{}]`,
+	`"just a string"`, `{"del\u007f":"a\u007fb","ctl":"\u001f","sp":" ~"}`,
+}
+
+// TestProgressAsFirstWritten: the buffered writer's fingerprint is the one
+// Quote and a hash write per token made, for every document in the tests
+// and a state of 10,000 criteria (whose text passes the block size).
+func TestProgressAsFirstWritten(t *testing.T) {
+	docs := append(allDocuments(t), progressSeeds...)
+	docs = append(docs, edgeSeeds...)
+	docs = append(docs, string(stateJSON(10_000)))
+	for _, text := range docs {
+		doc, ok := decodeJSON(t, []byte(text))
+		if !ok {
+			continue
+		}
+		if got, want := progressOfDocument(doc), progressQuoted(doc); got != want {
+			t.Errorf("%.200s\n got %s, want %s", text, got, want)
+		}
+	}
+}
+
+func FuzzProgress(f *testing.F) {
+	for _, text := range append(progressSeeds, edgeSeeds...) {
+		f.Add([]byte(text))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, ok := decodeJSON(t, data)
+		if !ok {
+			return
+		}
+		if got, want := progressOfDocument(doc), progressQuoted(doc); got != want {
+			t.Errorf("%q: got %s, want %s", data, got, want)
+		}
+	})
 }

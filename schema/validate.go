@@ -63,9 +63,20 @@ var (
 
 type validator struct {
 	problems []string
+	// failures counts every failure, those of a dry run too.
+	failures int
+	// dry runs a check without building pointers or messages, only to count
+	// its failures: a member is checked dry first and again at its pointer
+	// only when it fails, so that a valid state of 10,000 criteria builds
+	// none of their pointers.
+	dry bool
 }
 
 func (v *validator) fail(at, format string, args ...any) {
+	v.failures++
+	if v.dry {
+		return
+	}
 	if at == "" {
 		at = "/"
 	}
@@ -87,8 +98,38 @@ func (v *validator) is(x any, at string, types ...string) bool {
 // field checks the named member of the object at "at", if it is there.
 func (v *validator) field(obj map[string]any, at, name string, check func(any, string)) {
 	if x, ok := obj[name]; ok {
+		v.member(x, at, name, check)
+	}
+}
+
+// member checks x, the member name of the object at "at", building its
+// pointer only when x fails the check.
+func (v *validator) member(x any, at, name string, check func(any, string)) {
+	switch {
+	case v.dry:
+		check(x, at) // only counted: the pointer is never read
+	case !v.passes(x, check):
 		check(x, at+"/"+escape(name))
 	}
+}
+
+// item checks x, the item i of the array at "at", as member does.
+func (v *validator) item(x any, at string, i int, check func(any, string)) {
+	switch {
+	case v.dry:
+		check(x, at) // only counted: the pointer is never read
+	case !v.passes(x, check):
+		check(x, at+"/"+strconv.Itoa(i))
+	}
+}
+
+// passes runs check on x dry and reports whether x passed it.
+func (v *validator) passes(x any, check func(any, string)) bool {
+	n := v.failures
+	v.dry = true
+	check(x, "")
+	v.dry = false
+	return v.failures == n
 }
 
 func (v *validator) object(x any, at string, check func(map[string]any)) {
@@ -101,7 +142,7 @@ func (v *validator) object(x any, at string, check func(map[string]any)) {
 func (v *validator) objectOf(x any, at string, check func(any, string)) {
 	v.object(x, at, func(obj map[string]any) {
 		for name, member := range obj {
-			check(member, at+"/"+escape(name))
+			v.member(member, at, name, check)
 		}
 	})
 }
@@ -128,7 +169,7 @@ func (v *validator) required(obj map[string]any, at string, names ...string) {
 func (v *validator) each(x any, at string, check func(any, string)) {
 	if v.is(x, at, "array") {
 		for i, item := range x.([]any) {
-			check(item, at+"/"+strconv.Itoa(i))
+			v.item(item, at, i, check)
 		}
 	}
 }
@@ -150,7 +191,7 @@ func (v *validator) boolean(x any, at string) { v.is(x, at, "boolean") }
 func (v *validator) strings(x any, at string) {
 	if v.is(x, at, "array") {
 		for i, item := range x.([]any) {
-			v.str(item, at+"/"+strconv.Itoa(i))
+			v.item(item, at, i, v.str)
 		}
 	}
 }
@@ -162,20 +203,31 @@ func (v *validator) uniqueStrings(x any, at string) {
 		return
 	}
 	items := x.([]any)
+	// A string is its own key, a string of the items' own; other values
+	// meet under canonical, whose keys never meet a string's.
 	first := make(map[string]int, len(items))
+	var others map[string]int
 	dup := false
 	for i, item := range items {
-		v.str(item, at+"/"+strconv.Itoa(i))
+		v.item(item, at, i, v.str)
 		if dup {
 			continue
 		}
-		key := canonical(item)
-		if j, ok := first[key]; ok {
+		seen, key := first, ""
+		if s, ok := item.(string); ok {
+			key = s
+		} else {
+			if others == nil {
+				others = map[string]int{}
+			}
+			seen, key = others, canonical(item)
+		}
+		if j, ok := seen[key]; ok {
 			v.fail(at, "items at index %d and %d are equal", j, i)
 			dup = true
 			continue
 		}
-		first[key] = i
+		seen[key] = i
 	}
 }
 
@@ -233,7 +285,7 @@ func (v *validator) lastUnmet(x any, at string) {
 	}
 	if items, ok := x.([]any); ok {
 		for i, item := range items {
-			v.str(item, at+"/"+strconv.Itoa(i))
+			v.item(item, at, i, v.str)
 		}
 	}
 }
@@ -283,8 +335,11 @@ func escape(name string) string {
 	if !strings.ContainsAny(name, "~/") {
 		return name
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+	return pointerEscaper.Replace(name)
 }
+
+// pointerEscaper is built once: a Replacer's first use builds its tables.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // problemEmpty is the problem of a file with nothing in it.
 const problemEmpty = "the file is empty"
