@@ -11,6 +11,7 @@ import (
 	"github.com/loophook/loophook/hook/config"
 	"github.com/loophook/loophook/hook/memory"
 	"github.com/loophook/loophook/hook/state"
+	"github.com/loophook/loophook/internal/file"
 )
 
 // ChecksWithin is the time all checks of one stop stay inside: the hook
@@ -43,27 +44,28 @@ func (o Options) personRules(in Input, statePath string) rules {
 	return rules{top: top, inForce: f}
 }
 
-// approvedAround is the top of the nearest work tree enclosing top's whose
-// .loophook.json a person approved (or withdrew); "" when none.
+// approvedAround is the nearest directory above top whose .loophook.json a
+// person approved (or withdrew): an enclosing work tree's top; "" when none.
 func approvedAround(top string) string {
 	for outer := range enclosing(top) {
-		if config.Load(outer).Approval != nil {
+		if config.ApprovedAt(outer) {
 			return outer
 		}
 	}
 	return ""
 }
 
-// enclosing yields the tops of the work trees that enclose top's, nearest
-// first.
+// enclosing yields every directory above top, physical, nearest first:
+// the tops of the work trees that enclose top's are among them, and so is
+// the top of a tree no climb finds any more, whose .git the agent moved
+// away.
 func enclosing(top string) func(yield func(string) bool) {
 	return func(yield func(string) bool) {
-		for d := filepath.Dir(top); d != top; {
-			wt := state.Climb(d, nil)
-			if !wt.Git || !yield(wt.Top) {
+		top = file.PhysicalDir(top)
+		for d := filepath.Dir(top); d != top; top, d = d, filepath.Dir(d) {
+			if !yield(d) {
 				return
 			}
-			top, d = wt.Top, filepath.Dir(wt.Top)
 		}
 	}
 }

@@ -244,7 +244,7 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 		// A repository the agent makes where the host runs (git init) must
 		// not hide the loop of the tree around it: its open contract holds.
 		for outer := range enclosing(top) {
-			around := memory.OpenFor(outer)
+			around := memory.OpenAt(outer) // physical already
 			if g, ok = around.Governing(in.SessionID); ok {
 				open = around
 				break

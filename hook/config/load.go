@@ -121,6 +121,14 @@ func Load(top string) InForce {
 	return f
 }
 
+// ApprovedAt reports whether a person's approval of the .loophook.json in
+// dir, a physical path, or of having none there, is kept; it reads neither
+// file's text.
+func ApprovedAt(dir string) bool {
+	a, _ := readApproval(filepath.Join(dir, File))
+	return a != nil
+}
+
 // Checks are the checks in force; nil when none are.
 func (f InForce) Checks() []Check {
 	if f.Config == nil {
