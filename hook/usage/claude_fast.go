@@ -3,69 +3,73 @@ package usage
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
-	"strings"
 )
 
 // claudeFast reads a line of Claude Code's transcript as parseClaude's
 // encoding/json reading does, without its cost: it checks the whole line
 // is one JSON object and takes type, timestamp, message.id and
 // message.usage from where encoding/json would take them, skipping every
-// other value at the speed of a search for its closing quote. ok is false
-// where encoding/json could read the line otherwise than a plain reading
-// (a key or a wanted value with an escape or a non-ASCII byte, a key that
-// differs from a wanted one only in case, a repeated message or usage, an
-// odd value, deep nesting, bad syntax): the caller then decodes it whole.
-// FuzzClaudeUsage holds it to encoding/json.
+// other value a word at a time. ok is false where encoding/json could read
+// the line otherwise than a plain reading (a key or a wanted value with an
+// escape or a non-ASCII byte, a key that differs from a wanted one only in
+// case, a repeated message or usage, an odd value, deep nesting, bad
+// syntax): the caller then decodes it whole. FuzzClaudeUsage holds it to
+// encoding/json.
 func claudeFast(line []byte) (e Entry, has, ok bool) {
-	if controls(bytes.TrimSuffix(line, []byte("\n"))) {
-		return Entry{}, false, false
-	}
 	s := scanner{b: line}
 	var typ, stamp, id []byte
 	var u claudeUsage
 	haveMessage, haveUsage := false, false
-	ok = s.object(func(key []byte) bool {
-		switch string(key) {
+	for more := s.open('{', '}'); more; more = s.next('}') {
+		switch key := s.key(); string(key) {
 		case "type":
-			v, ok := s.plainString()
-			typ = v
-			return ok
+			typ = s.plainString()
 		case "timestamp":
-			v, ok := s.plainString()
-			stamp = v
-			return ok
+			stamp = s.plainString()
 		case "message":
 			if haveMessage || s.peek() != '{' {
-				return false
+				return Entry{}, false, false
 			}
 			haveMessage = true
-			return s.object(func(key []byte) bool {
-				switch string(key) {
+			for more := s.open('{', '}'); more; more = s.next('}') {
+				switch key := s.key(); string(key) {
 				case "id":
-					v, ok := s.plainString()
-					id = v
-					return ok
+					id = s.plainString()
 				case "usage":
 					if haveUsage || s.peek() != '{' {
-						return false
+						return Entry{}, false, false
 					}
 					haveUsage = true
-					return s.object(func(key []byte) bool { return u.field(&s, key) })
+					for more := s.open('{', '}'); more; more = s.next('}') {
+						u.field(&s, s.key())
+					}
+				default:
+					if foldsTo(key, "id", "usage") {
+						return Entry{}, false, false
+					}
+					s.skip(1)
 				}
-				return !foldsTo(key, "id", "usage") && s.value(1)
-			})
+			}
+		default:
+			if foldsTo(key, "type", "timestamp", "message") {
+				return Entry{}, false, false
+			}
+			s.skip(0)
 		}
-		return !foldsTo(key, "type", "timestamp", "message") && s.value(0)
-	}) && s.end()
-	if !ok || string(typ) != "assistant" || !haveUsage {
-		return Entry{}, false, ok
+	}
+	if s.bad || !s.end() {
+		return Entry{}, false, false
+	}
+	if string(typ) != "assistant" || !haveUsage {
+		return Entry{}, false, true
 	}
 	return Entry{ID: string(id), At: at(string(stamp)), Usage: u.usage()}, true, true
 }
 
 // field reads one key of message.usage into u.
-func (u *claudeUsage) field(s *scanner, key []byte) bool {
+func (u *claudeUsage) field(s *scanner, key []byte) {
 	var to *int64
 	switch string(key) {
 	case "input_tokens":
@@ -77,11 +81,13 @@ func (u *claudeUsage) field(s *scanner, key []byte) bool {
 	case "cache_read_input_tokens":
 		to = &u.CacheRead
 	default:
-		return !foldsTo(key, "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens") && s.value(3)
+		if foldsTo(key, "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens") {
+			s.bad = true
+		}
+		s.skip(3)
+		return
 	}
-	n, ok := s.integer()
-	*to = n
-	return ok
+	*to = s.integer()
 }
 
 // foldsTo reports whether key, plain ASCII, is one of names in another
@@ -106,132 +112,134 @@ func foldsTo(key []byte, names ...string) bool {
 // maxDepth is the deepest nesting the fast reading follows.
 const maxDepth = 64
 
-// scanner reads JSON from b at i, strictly: anything it does not take
-// for certain it answers false.
+// scanner reads JSON from b at i, strictly: anything it does not take for
+// certain sets bad, after which every read stops at once.
 type scanner struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	bad bool
 }
 
-func (s *scanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// peek is the next byte after white space, 0 at the end.
+// peek is the next byte after white space, 0 at the end or once bad.
 func (s *scanner) peek() byte {
-	s.ws()
-	if s.i < len(s.b) {
-		return s.b[s.i]
+	if s.i < len(s.b) && s.b[s.i] > ' ' && !s.bad {
+		return s.b[s.i] // compact JSON, as Claude Code writes it
+	}
+	for ; s.i < len(s.b) && !s.bad; s.i++ {
+		switch c := s.b[s.i]; c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return c
+		}
 	}
 	return 0
 }
 
 // end reports whether only white space is left.
 func (s *scanner) end() bool {
-	s.ws()
-	return s.i == len(s.b)
+	return s.peek() == 0 && s.i == len(s.b)
 }
 
-// object reads an object, calling member for each key with the scanner
-// before its value, which member reads.
-func (s *scanner) object(member func(key []byte) bool) bool {
-	if s.peek() != '{' {
-		return false
-	}
-	s.i++
-	if s.peek() == '}' {
-		s.i++
-		return true
-	}
-	for {
-		if s.peek() != '"' {
-			return false
-		}
-		key, plain, ok := s.str()
-		if !ok || !plain || !ascii(key) {
-			return false
-		}
-		if s.peek() != ':' {
-			return false
-		}
-		s.i++
-		if !member(key) {
-			return false
-		}
-		switch s.peek() {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-// value reads and drops any value, depth levels down already.
-func (s *scanner) value(depth int) bool {
-	if depth > maxDepth {
-		return false
-	}
-	switch c := s.peek(); {
-	case c == '"':
-		_, _, ok := s.str()
-		return ok
-	case c == '{':
-		return s.object(func([]byte) bool { return s.value(depth + 1) })
-	case c == '[':
-		s.i++
-		if s.peek() == ']' {
-			s.i++
-			return true
-		}
-		for {
-			if !s.value(depth + 1) {
-				return false
-			}
-			switch s.peek() {
-			case ',':
-				s.i++
-			case ']':
-				s.i++
-				return true
-			default:
-				return false
-			}
-		}
-	case c == '-' || c >= '0' && c <= '9':
-		_, ok := s.number()
-		return ok
-	case c == 't':
-		return s.literal("true")
-	case c == 'f':
-		return s.literal("false")
-	case c == 'n':
-		return s.literal("null")
-	}
+// fail marks the input as not taken, and returns false.
+func (s *scanner) fail() bool {
+	s.bad = true
 	return false
 }
 
-func (s *scanner) literal(word string) bool {
-	if !strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+len(word))]), word) {
+// open reads the opening byte of an object or array and reports whether a
+// member follows (false for an empty one, or a bad one).
+func (s *scanner) open(opening, closing byte) bool {
+	if s.peek() != opening {
+		return s.fail()
+	}
+	s.i++
+	if s.peek() == closing {
+		s.i++
 		return false
 	}
+	return !s.bad
+}
+
+// next reads what follows a member: a comma, and it reports true, or the
+// closing byte, and it reports false.
+func (s *scanner) next(closing byte) bool {
+	switch s.peek() {
+	case ',':
+		s.i++
+		return true
+	case closing:
+		s.i++
+		return false
+	}
+	return s.fail()
+}
+
+// key reads a plain key (str) and its colon.
+func (s *scanner) key() []byte {
+	if s.peek() != '"' {
+		s.fail()
+		return nil
+	}
+	key, plain := s.str()
+	if s.bad || !plain || s.peek() != ':' {
+		s.fail()
+		return nil
+	}
+	s.i++
+	return key
+}
+
+// skip reads and drops any value, depth levels down already.
+func (s *scanner) skip(depth int) {
+	if depth > maxDepth {
+		s.fail()
+		return
+	}
+	switch c := s.peek(); {
+	case c == '"':
+		s.str()
+	case c == '{':
+		for more := s.open('{', '}'); more; more = s.next('}') {
+			// Any key: a skipped object's keys are nobody's.
+			if s.peek() != '"' {
+				s.fail()
+				return
+			}
+			if s.str(); s.peek() != ':' {
+				s.fail()
+				return
+			}
+			s.i++
+			s.skip(depth + 1)
+		}
+	case c == '[':
+		for more := s.open('[', ']'); more; more = s.next(']') {
+			s.skip(depth + 1)
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		s.number()
+	case c == 't':
+		s.literal("true")
+	case c == 'f':
+		s.literal("false")
+	case c == 'n':
+		s.literal("null")
+	default:
+		s.fail()
+	}
+}
+
+func (s *scanner) literal(word string) {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(word)) {
+		s.fail()
+		return
+	}
 	s.i += len(word)
-	return true
 }
 
 // number reads a number as JSON spells it; integer is whether it has
 // neither fraction nor exponent.
-func (s *scanner) number() (integer, ok bool) {
+func (s *scanner) number() (integer bool) {
 	b, i := s.b, s.i
 	if i < len(b) && b[i] == '-' {
 		i++
@@ -240,59 +248,82 @@ func (s *scanner) number() (integer, ok bool) {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i)
 	default:
-		return false, false
+		return s.fail()
 	}
 	integer = true
 	if i < len(b) && b[i] == '.' {
 		integer = false
-		i++
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			return false, false
+		if i++; i >= len(b) || b[i] < '0' || b[i] > '9' {
+			return s.fail()
 		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i)
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		integer = false
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		if i++; i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
 		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			return false, false
+			return s.fail()
 		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i)
 	}
 	s.i = i
-	return integer, true
+	return integer
+}
+
+// digits is where the digits of b from i end.
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // integer reads a number that is an int64 as encoding/json reads one.
-func (s *scanner) integer() (int64, bool) {
-	s.ws()
+func (s *scanner) integer() int64 {
+	s.peek()
 	start := s.i
-	if integer, ok := s.number(); !ok || !integer {
-		return 0, false
+	if !s.number() {
+		s.fail()
+		return 0
 	}
-	n, err := strconv.ParseInt(string(s.b[start:s.i]), 10, 64)
-	return n, err == nil
+	v := s.b[start:s.i]
+	neg := v[0] == '-'
+	if neg {
+		v = v[1:]
+	}
+	if len(v) > 18 { // may not fit: strconv says
+		n, err := strconv.ParseInt(string(s.b[start:s.i]), 10, 64)
+		if err != nil {
+			s.fail()
+		}
+		return n
+	}
+	var n int64
+	for _, d := range v {
+		n = n*10 + int64(d-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n
 }
 
-// plainString reads a string with no escape and only ASCII, whose bytes
-// are what encoding/json decodes it to.
-func (s *scanner) plainString() ([]byte, bool) {
+// plainString reads a plain string (str), whose bytes are what
+// encoding/json decodes it to.
+func (s *scanner) plainString() []byte {
 	if s.peek() != '"' {
-		return nil, false
+		s.fail()
+		return nil
 	}
-	v, plain, ok := s.str()
-	return v, ok && plain && ascii(v)
+	v, plain := s.str()
+	if !plain {
+		s.fail()
+	}
+	return v
 }
 
 const (
@@ -300,84 +331,77 @@ const (
 	highs = 0x8080808080808080
 )
 
-// controls reports whether b holds a byte below 0x20, eight at a time: a
-// line that holds one but for its newline (white space, or a control
-// character in a string, which JSON forbids) is left to encoding/json, so
-// that str need not look for them.
-func controls(b []byte) bool {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		if (x-ones*0x20)&^x&highs != 0 {
-			return true
-		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
-			return true
-		}
-	}
-	return false
+// special marks, in the high bit of its byte, the first byte of x (little
+// endian) that is a quote, a backslash or a control byte: the bytes a
+// string's scan stops at. Bytes after the first may be marked wrongly.
+func special(x uint64) uint64 {
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x) & highs
 }
 
 // str reads a string at s.i, its opening quote, and returns its bytes
-// between the quotes; plain is whether they hold no escape.
-// The line holds no control byte (controls): the string ends at the first
-// quote no backslash escapes.
-func (s *scanner) str() (raw []byte, plain, ok bool) {
+// between the quotes; plain is whether they hold no escape and only ASCII.
+// It stops at the first quote, backslash or control byte, eight bytes at
+// a time.
+func (s *scanner) str() (raw []byte, plain bool) {
 	b := s.b
 	start := s.i + 1
-	i := start
-	escaped := false
-	// Keys and most values are short: a byte at a time, before a search.
-	for n := min(len(b), i+16); i < n; i++ {
-		if c := b[i]; c == '"' {
+	escaped, high := false, uint64(0)
+	for i := start; ; {
+		for ; i+8 <= len(b); i += 8 {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if m := special(x); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				high |= x & (1<<(k*8) - 1) // the bytes before the stop
+				i += k
+				break
+			}
+			high |= x
+		}
+		for ; i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20; i++ {
+			high |= uint64(b[i])
+		}
+		if i >= len(b) {
+			s.fail()
+			return nil, false
+		}
+		switch b[i] {
+		case '"':
 			s.i = i + 1
-			return b[start:i], true, true
-		} else if c == '\\' {
-			break
-		}
-	}
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return nil, false, false
-		}
-		k := bytes.IndexByte(b[i:i+j], '\\')
-		if k < 0 {
-			s.i = i + j + 1
-			return b[start : i+j], !escaped, true
-		}
-		escaped = true
-		i += k
-		if i+1 >= len(b) {
-			return nil, false, false
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			if i+6 > len(b) {
-				return nil, false, false
+			return b[start:i], !escaped && high&highs == 0
+		case '\\':
+			escaped = true
+			if i = escape(b, i); i < 0 {
+				s.fail()
+				return nil, false
 			}
-			for _, h := range b[i+2 : i+6] {
-				if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-					return nil, false, false
-				}
-			}
-			i += 6
-		default:
-			return nil, false, false
+		default: // a control byte, which JSON forbids in a string
+			s.fail()
+			return nil, false
 		}
 	}
 }
 
-// ascii reports whether b is all ASCII.
-func ascii(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
+// escape reads the escape at b[i], a backslash, and returns where it ends,
+// or -1 for one JSON does not have.
+func escape(b []byte, i int) int {
+	if i+1 >= len(b) {
+		return -1
 	}
-	return true
+	switch b[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return i + 2
+	case 'u':
+		if i+6 > len(b) {
+			return -1
+		}
+		for _, h := range b[i+2 : i+6] {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return -1
+			}
+		}
+		return i + 6
+	}
+	return -1
 }

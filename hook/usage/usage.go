@@ -8,9 +8,11 @@ package usage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"hash/fnv"
 	"io"
+	"runtime"
 	"time"
 )
 
@@ -113,25 +115,41 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 			rewritten = true
 		}
 	}
-	// Two buffers, each no larger than what is new (a stop reads a turn or
-	// two): the lines that hold the marker in one are decoded while the
-	// next is read and searched, on a second core where there is one.
-	half := min(max(size-c.Offset, 4<<10), 128<<10)
-	free := make(chan []byte, 2)
-	free <- make([]byte, 0, half)
-	free <- make([]byte, 0, half)
-	blocks := make(chan block)
+	// Buffers no larger than what is new (a stop reads a turn or two): one
+	// goroutine reads whole lines into them, and a worker per core finds
+	// the lines that hold the marker and decodes them, while this one
+	// counts what each buffer gave in the file's order.
+	size0 := int(min(max(size-c.Offset, 4<<10), 64<<10))
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
+	free := make(chan *block, workers+2)
+	for range cap(free) {
+		free <- &block{buf: make([]byte, 0, size0), done: make(chan struct{}, 1)}
+	}
+	work, ordered := make(chan *block, cap(free)), make(chan *block, cap(free))
 	var lineAt int64
 	var readErr error
 	go func() {
-		defer close(blocks)
-		lineAt, readErr = marked(r, size, c.Offset, f.Marker, free, blocks)
+		defer close(ordered)
+		defer close(work)
+		lineAt, readErr = readLines(r, size, c.Offset, free, func(b *block) {
+			work <- b
+			ordered <- b
+		})
 	}()
-	for b := range blocks {
-		for _, line := range b.lines {
-			f.Parse(line, func(e Entry) { c.add(e, since) })
+	for range workers {
+		go func() {
+			for b := range work {
+				b.parse(f)
+			}
+		}()
+	}
+	for b := range ordered {
+		<-b.done
+		for _, e := range b.entries {
+			c.add(e, since)
 		}
-		free <- b.buf[:0]
+		b.recycle(size0)
+		free <- b
 	}
 	if readErr != nil {
 		return c, rewritten, readErr
@@ -141,19 +159,50 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 	return next, rewritten, err
 }
 
-// block is a buffer of whole lines read, and those of them that hold the
-// marker.
+// maxWorkers is the most goroutines that decode one read: past it the
+// read itself is what a first read waits for.
+const maxWorkers = 4
+
+// block is a buffer of whole lines read, and what the lines that hold the
+// marker gave.
 type block struct {
-	buf   []byte
-	lines [][]byte
+	buf     []byte // the buffer the lines are read into
+	lines   []byte // the whole lines in it
+	entries []Entry
+	done    chan struct{} // a token once entries are in
 }
 
-// marked reads r, a file of size bytes, from pos on, into the buffers
-// free hands it, and sends each buffer of whole lines, with the lines that
-// hold marker, to blocks; it returns the start of the unfinished last
-// line. A line longer than maxLine is skipped.
-func marked(r io.ReaderAt, size, pos int64, marker []byte, free chan []byte, blocks chan<- block) (lineAt int64, err error) {
-	buf := <-free
+// parse decodes the lines of b that hold f's marker.
+func (b *block) parse(f Format) {
+	add := func(e Entry) { b.entries = append(b.entries, e) }
+	for lines := b.lines; ; {
+		line, rest, ok := nextMarked(lines, f.Marker)
+		if !ok {
+			break
+		}
+		if len(line) <= maxLine {
+			f.Parse(line, add)
+		}
+		lines = rest
+	}
+	b.done <- struct{}{}
+}
+
+// recycle empties b for the next lines, its buffer back to size0 if a
+// long line grew it.
+func (b *block) recycle(size0 int) {
+	if cap(b.buf) > 4*size0 {
+		b.buf = make([]byte, 0, size0)
+	}
+	b.buf, b.lines, b.entries = b.buf[:0], nil, b.entries[:0]
+}
+
+// readLines reads r, a file of size bytes, from pos on, into the blocks
+// free hands it, and sends each block of whole lines; it returns the start
+// of the unfinished last line. A line longer than maxLine is skipped.
+func readLines(r io.ReaderAt, size, pos int64, free <-chan *block, send func(*block)) (lineAt int64, err error) {
+	b := <-free
+	buf := b.buf
 	lineAt = pos      // the start of the line being read; pos is buf[0]'s
 	dropping := false // in a line longer than maxLine, which is skipped
 	for pos+int64(len(buf)) < size {
@@ -185,42 +234,64 @@ func marked(r io.ReaderAt, size, pos int64, marker []byte, free chan []byte, blo
 			nl := bytes.IndexByte(lines, '\n')
 			lines, dropping = lines[nl+1:], false
 		}
-		found := markerLines(lines, marker)
-		next := append(<-free, buf[end:]...)
-		if len(found) > 0 {
-			blocks <- block{buf, found}
-		} else {
-			free <- buf[:0]
-		}
-		buf = next
+		next := <-free
+		next.buf = append(next.buf, buf[end:]...)
+		b.buf, b.lines = buf, lines
+		send(b)
+		b, buf = next, next.buf
 		pos += int64(end)
 		lineAt = pos
 	}
 	return lineAt, nil
 }
 
-// markerLines are the whole lines that hold marker, found by a search for
-// its end, whose first byte is rarer than a quote; a line longer than
-// maxLine is skipped.
-func markerLines(lines, marker []byte) (found [][]byte) {
-	head := len(marker) - min(5, len(marker))
-	tail := marker[head:]
-	for from := 0; ; {
-		i := bytes.Index(lines[from:], tail)
-		if i < 0 {
-			return found
+// nextMarked finds the first line of lines, whole lines, that holds
+// marker, and returns it and the lines after it. The search is for the
+// marker's last byte where that is a brace, which text rarely holds, else
+// for its last five bytes.
+func nextMarked(lines, marker []byte) (line, rest []byte, ok bool) {
+	tail := marker[len(marker)-min(5, len(marker)):]
+	if last := marker[len(marker)-1]; last == '{' || last == '[' {
+		tail = marker[len(marker)-1:]
+	}
+	back := len(marker) - len(tail)
+	for from := back; from < len(lines); {
+		j := bytes.Index(lines[from:], tail)
+		if j < 0 {
+			break
 		}
-		if i += from; i < head || !bytes.Equal(lines[i-head:i], marker[:head]) {
-			from = i + 1
+		i := from + j - back // where the marker would start
+		if !bytes.Equal(lines[i:i+back], marker[:back]) {
+			from += j + 1
 			continue
 		}
-		start := bytes.LastIndexByte(lines[:i], '\n') + 1
-		end := i + bytes.IndexByte(lines[i:], '\n') + 1
-		if end-start <= maxLine {
-			found = append(found, lines[start:end])
+		start := lastNewline(lines[:i]) + 1
+		end := len(lines)
+		if k := bytes.IndexByte(lines[i:], '\n'); k >= 0 {
+			end = i + k + 1
 		}
-		lines, from = lines[end:], 0
+		return lines[start:end], lines[end:], true
 	}
+	return nil, nil, false
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), eight bytes at a time: the
+// marker is near the end of a long line.
+func lastNewline(b []byte) int {
+	i := len(b)
+	for ; i >= 8; i -= 8 {
+		x := binary.LittleEndian.Uint64(b[i-8:]) ^ (ones * '\n')
+		if m := (x - ones) &^ x & highs; m != 0 {
+			// The lowest marked byte is a newline for certain, the others
+			// perhaps not: look at each from the top.
+			for j := i - 1; j >= i-8; j-- {
+				if b[j] == '\n' {
+					return j
+				}
+			}
+		}
+	}
+	return bytes.LastIndexByte(b[:i], '\n')
 }
 
 // at finishes a read that ended at pos.

@@ -2,8 +2,11 @@ package usage
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,6 +173,43 @@ func TestLongLines(t *testing.T) {
 	c, _ = read(t, []byte(unfinished), Cursor{}, Claude)
 	if c.Sum.Input != 1011 || c.Offset != int64(len(data)) {
 		t.Errorf("unfinished: sum %d, offset %d; want 1011 at %d", c.Sum.Input, c.Offset, len(data))
+	}
+}
+
+// A read of many buffers, decoded by several workers, counts in the
+// file's order: a response written again across a buffer's end counts
+// once, with its last usage; a response past the time a rewritten file's
+// floor holds counts; an unreadable line between them counts nothing.
+func TestManyBuffersInOrder(t *testing.T) {
+	var b bytes.Buffer
+	at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	for i := range 20000 {
+		id := strconv.Itoa(i / 3) // three lines a response, each one more
+		fmt.Fprintf(&b, `{"type":"assistant","timestamp":%q,"message":{"id":"m%s","content":[{"type":"text","text":%q}],"usage":{"input_tokens":%d,"output_tokens":%d}}}`+"\n",
+			at.Add(time.Duration(i)*time.Millisecond).Format(time.RFC3339Nano), id, strings.Repeat("t", i%300), i%3+1, i%7)
+		if i%101 == 0 {
+			b.WriteString(`{"type":"assistant","message":{"id":"broken","usage":{"input_tokens":1000}}` + "\n")
+		}
+		if i%97 == 0 {
+			fmt.Fprintf(&b, `{"type":"user","message":{"content":%q}}`+"\n", strings.Repeat("output ", i%5000))
+		}
+	}
+	data := b.Bytes()
+	var want Cursor
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if bytes.Contains(line, Claude.Marker) {
+			Claude.Parse(line, func(e Entry) { want.add(e, time.Time{}) })
+		}
+	}
+	if want.Sum.Input != 20000/3*3+2 {
+		t.Fatalf("the reference counts %d input tokens", want.Sum.Input)
+	}
+	for _, procs := range []int{1, 2, 4} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		got, _ := read(t, data, Cursor{}, Claude)
+		if got.Sum != want.Sum || got.Last != want.Last || !slices.Equal(got.Recent, want.Recent) {
+			t.Errorf("GOMAXPROCS %d: %+v (last %v), want %+v (last %v)", procs, got.Sum, got.Last, want.Sum, want.Last)
+		}
 	}
 }
 
