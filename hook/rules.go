@@ -33,12 +33,16 @@ func (o Options) personRules(in Input, statePath string) rules {
 	wt := state.Climb(o.start(in), nil)
 	top := wt.Top
 	f := config.LoadFor(top, filepath.Dir(statePath))
-	if f.Approval == nil && !state.LinkedBack(wt) {
+	if f.Approval == nil {
 		// A repository the agent makes within the tree (git init where the
-		// host runs) must not shed the rules a person approved around it;
-		// a linked worktree is a tree of its own, approved on its own.
+		// host runs) must not shed the rules a person approved around it,
+		// nor a linked worktree made there (git worktree add), which is a
+		// checkout of its own: the approved checks run in it.
 		if outer := approvedAround(top); outer != "" {
-			top, f = outer, config.LoadFor(outer, filepath.Dir(statePath))
+			f = config.LoadFor(outer, filepath.Dir(statePath))
+			if !state.LinkedBack(wt) {
+				top = outer
+			}
 		}
 	}
 	return rules{top: top, inForce: f}
