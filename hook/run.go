@@ -507,7 +507,8 @@ func Begin(o Options, in Input) Result {
 	}
 	// A resumed session's loop is its open contract's, whatever discovery
 	// finds now (SPEC section 5); a vanished one has nothing to announce.
-	switch _, held, vanished := o.openContract(in, found, false); {
+	open, held, vanished := o.openContract(in, found, false)
+	switch {
 	case vanished:
 		return r
 	case held.Path != "":
@@ -542,6 +543,14 @@ func Begin(o Options, in Input) Result {
 		// dropped in that turn is still the contract's.
 		if _, err := store.Check(l.Loop, l.Progress, true, time.Now()); err != nil {
 			o.note(fmt.Sprintf(noteNote, err))
+		}
+		// It governs the session from now: a loop the agent writes nearer
+		// in its first turn, before any stop, is no loop of its own.
+		path := file.Physical(l.Path)
+		if open != nil && !open.Holds(in.SessionID, path) && store.Unfinished() {
+			if err := open.Set(in.SessionID, path, l.Dialect.Name, time.Now()); err != nil {
+				o.note(fmt.Sprintf(noteNote, err))
+			}
 		}
 	}
 	switch {
