@@ -145,7 +145,8 @@ var progressSeeds = []string{
 
 // TestProgressAsFirstWritten: the buffered writer's fingerprint is the one
 // Quote and a hash write per token made, for every document in the tests
-// and a state of 10,000 criteria (whose text passes the block size).
+// and a state of 10,000 criteria (whose text passes the block size, and
+// whose file is fingerprinted while it is validated).
 func TestProgressAsFirstWritten(t *testing.T) {
 	docs := append(allDocuments(t), progressSeeds...)
 	docs = append(docs, edgeSeeds...)
@@ -155,9 +156,17 @@ func TestProgressAsFirstWritten(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if got, want := progressOfDocument(doc), progressQuoted(doc); got != want {
+		want := progressQuoted(doc)
+		if got := progressOfDocument(doc); got != want {
 			t.Errorf("%.200s\n got %s, want %s", text, got, want)
 		}
+		// Read takes a large file's fingerprint on another goroutine.
+		if got := hope.Read([]byte(text)).Progress; got != want {
+			t.Errorf("%.200s\n read %s, want %s", text, got, want)
+		}
+	}
+	if len(stateJSON(10_000)) < concurrentProgress {
+		t.Error("no document is large enough to be fingerprinted concurrently")
 	}
 }
 

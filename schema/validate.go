@@ -272,10 +272,11 @@ func (v *validator) criterionStatus(x any, at string) {
 	if !ok {
 		return
 	}
-	if _, ok := obj["met"]; !ok {
+	if met, ok := obj["met"]; ok {
+		v.member(met, at, "met", v.boolean)
+	} else {
 		v.fail(at, "missing properties: 'met'")
 	}
-	v.field(obj, at, "met", v.boolean)
 	v.field(obj, at, "verification", func(x any, at string) { v.enum(x, at, verifications) })
 }
 
