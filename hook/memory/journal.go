@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loophook/loophook/criteria"
 	"github.com/loophook/loophook/internal/file"
@@ -47,9 +48,7 @@ type Journal struct{ Dir string }
 // past its cap, so it never grows without bound. It costs one appending
 // write; the trim, a rewrite of 128 KiB, happens once in hundreds of stops.
 func (j Journal) Append(e Entry) error {
-	if len(e.Reason) > maxJournalReason {
-		e.Reason = e.Reason[:maxJournalReason] + "…"
-	}
+	e.Reason = clipReason(e.Reason)
 	line := e.appendJSON(nil)
 	path := filepath.Join(j.Dir, JournalFile)
 	size, err := file.Append(path, append(line, '\n'), 0o600)
@@ -57,6 +56,19 @@ func (j Journal) Append(e Entry) error {
 		err = j.trim(path)
 	}
 	return err
+}
+
+// clipReason cuts a reason to maxJournalReason bytes on a rune boundary:
+// a character cut in two would be kept as U+FFFD.
+func clipReason(s string) string {
+	if len(s) <= maxJournalReason {
+		return s
+	}
+	cut := maxJournalReason
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // appendJSON appends e as one JSON object, the fields in their order. It

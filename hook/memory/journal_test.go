@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loophook/loophook/criteria"
 )
@@ -100,4 +101,34 @@ func keys(t *testing.T, object []byte) []string {
 		}
 	}
 	return out
+}
+
+// TestJournalCutsReasonOnARune: a reason past the journal's 300 bytes is
+// cut before a character that straddles the cut, never inside it, and its
+// line is valid JSON that reads back as the reason's first whole
+// characters and an ellipsis.
+func TestJournalCutsReasonOnARune(t *testing.T) {
+	for _, c := range []string{"é", "雪", "🎉"} {
+		for lead := maxJournalReason - len(c) + 1; lead < maxJournalReason; lead++ {
+			j := Journal{Dir: t.TempDir()}
+			reason := strings.Repeat("a", lead) + c + " and more after it"
+			if err := j.Append(Entry{Session: "s1", Reason: reason}); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(j.Dir, JournalFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !json.Valid(data) || !utf8.Valid(data) {
+				t.Fatalf("%q after %d bytes: not valid JSON in UTF-8: %q", c, lead, data)
+			}
+			entries, err := j.Read("s1")
+			if err != nil || len(entries) != 1 {
+				t.Fatalf("%d entries: %v", len(entries), err)
+			}
+			if got, want := entries[0].Reason, strings.Repeat("a", lead)+"…"; got != want {
+				t.Errorf("%q after %d bytes: reason %q, want %q", c, lead, got, want)
+			}
+		}
+	}
 }
