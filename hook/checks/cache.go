@@ -6,6 +6,9 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
@@ -74,6 +77,12 @@ func (c cache) reuse(ch config.Check, tree string) (Result, bool) {
 	if !ok || r.Tree != tree || r.Run != ch.Run {
 		return Result{}, false
 	}
+	if r.Passed() && r.Env != environment() {
+		// A pass holds only where it was taken: one in the agent's shell,
+		// with a variable the tests honour or another PATH, may be a
+		// failure in the hook's. A failure stays one.
+		return Result{}, false
+	}
 	r.Name, r.Criterion, r.Cached = ch.Name, ch.Criterion, true
 	return r, true
 }
@@ -96,6 +105,7 @@ func (c cache) keep(r Result) Result {
 	if r.Cut {
 		return r
 	}
+	r.Env = environment()
 	unlock, err := lockedfile.MutexAt(filepath.Join(c.dir, resultsFile+".lock")).Lock()
 	if err != nil {
 		return r
@@ -108,6 +118,23 @@ func (c cache) keep(r Result) Result {
 	}
 	return r
 }
+
+// environment is a fingerprint of the environment a check runs in, which
+// can change what it does as much as the tree: every variable but those a
+// shell sets for itself.
+var environment = sync.OnceValue(func() string {
+	env := slices.Sorted(slices.Values(os.Environ()))
+	h := fnv.New64a()
+	for _, kv := range env {
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "PWD", "OLDPWD", "SHLVL", "_":
+			continue
+		}
+		h.Write([]byte(kv))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+})
 
 // Last are the kept results of the checks, in their order, for status;
 // a check never run has none.

@@ -39,6 +39,7 @@ type Result struct {
 	At        time.Time     `json:"at"`              // when it started
 	Took      time.Duration `json:"took"`
 	Tree      string        `json:"tree,omitempty"` // the work tree's fingerprint; "" outside git
+	Env       string        `json:"env,omitempty"`  // the environment's fingerprint (environment)
 	Tail      string        `json:"tail"`           // the last lines of its output
 	Output    string        `json:"output,omitempty"`
 	// Cut says the stop's time, not the check's own timeout, ended it:
