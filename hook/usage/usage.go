@@ -13,6 +13,8 @@ import (
 	"hash/fnv"
 	"io"
 	"runtime"
+	"slices"
+	"sync"
 	"time"
 )
 
@@ -115,134 +117,212 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 			rewritten = true
 		}
 	}
-	// Buffers no larger than what is new (a stop reads a turn or two): one
-	// goroutine reads whole lines into them, and a worker per core finds
-	// the lines that hold the marker and decodes them, while this one
-	// counts what each buffer gave in the file's order.
-	size0 := int(min(max(size-c.Offset, 4<<10), 64<<10))
-	workers := min(runtime.GOMAXPROCS(0), maxWorkers)
-	free := make(chan *block, workers+2)
-	for range cap(free) {
-		free <- &block{buf: make([]byte, 0, size0), done: make(chan struct{}, 1)}
-	}
-	work, ordered := make(chan *block, cap(free)), make(chan *block, cap(free))
-	var lineAt int64
-	var readErr error
-	go func() {
-		defer close(ordered)
-		defer close(work)
-		lineAt, readErr = readLines(r, size, c.Offset, free, func(b *block) {
-			work <- b
-			ordered <- b
-		})
-	}()
-	for range workers {
-		go func() {
-			for b := range work {
-				b.parse(f)
-			}
-		}()
-	}
-	for b := range ordered {
-		<-b.done
-		for _, e := range b.entries {
+	lineAt, err := readParts(r, size, c.Offset, f, func(es []Entry) {
+		for _, e := range es {
 			c.add(e, since)
 		}
-		b.recycle(size0)
-		free <- b
-	}
-	if readErr != nil {
-		return c, rewritten, readErr
+	})
+	if err != nil {
+		return c, rewritten, err
 	}
 	// An unfinished last line is read again next time.
 	next, _, err = c.at(r, lineAt)
 	return next, rewritten, err
 }
 
-// maxWorkers is the most goroutines that decode one read: past it the
-// read itself is what a first read waits for.
+// partSize is how much of the file one worker reads at a time; a test
+// makes it small, to cut lines at many places.
+var partSize int64 = 128 << 10
+
+// maxWorkers is the most goroutines that read one file: past it the
+// memory's speed is what a first read waits for.
 const maxWorkers = 4
 
-// block is a buffer of whole lines read, and what the lines that hold the
-// marker gave.
-type block struct {
-	buf     []byte // the buffer the lines are read into
-	lines   []byte // the whole lines in it
+// part is what one worker made of the lines that start in its part of the
+// file.
+type part struct {
 	entries []Entry
-	done    chan struct{} // a token once entries are in
+	end     int64 // where the next read begins, if this part is the last
+	short   bool  // the file ended before the part: it shrank as it was read
+	err     error
 }
 
-// parse decodes the lines of b that hold f's marker.
-func (b *block) parse(f Format) {
-	add := func(e Entry) { b.entries = append(b.entries, e) }
-	for lines := b.lines; ; {
-		line, rest, ok := nextMarked(lines, f.Marker)
+// ahead is how many parts past the first one not yet counted may be read:
+// the entries of a part wait for those before it.
+const ahead = 8
+
+// readParts reads r, a file of size bytes, from origin on, in parts of
+// partSize read and decoded side by side, a worker per core, and hands
+// count the entries of each part in the file's order. It returns the end
+// of the last whole line: what is after it is an unfinished line.
+func readParts(r io.ReaderAt, size, origin int64, f Format, count func([]Entry)) (lineAt int64, err error) {
+	workers := int(min(int64(runtime.GOMAXPROCS(0)), maxWorkers, (size-origin+partSize-1)/partSize))
+	// Parts are handed out in order; the worker that reads the first one
+	// not yet counted counts it, and every one after it already read.
+	var (
+		mu      sync.Mutex
+		moved   = sync.NewCond(&mu) // the first part not counted moved on
+		next    = origin            // where the next part starts
+		claimed int                 // parts handed out
+		counted int                 // parts counted
+		read    [ahead]*part        // parts read, not yet counted, by number
+		stopped bool                // a part failed: count nothing after it
+		wg      sync.WaitGroup
+	)
+	lineAt = origin
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := worker{r: r, size: size, origin: origin, f: f}
+			for {
+				mu.Lock()
+				for !stopped && next < size && claimed-counted >= ahead {
+					moved.Wait()
+				}
+				if stopped || next >= size {
+					mu.Unlock()
+					return
+				}
+				start, n := next, claimed
+				next += partSize - next%partSize // parts after the first are aligned
+				claimed++
+				mu.Unlock()
+
+				p := w.read(start, min(start+partSize, size))
+
+				mu.Lock()
+				read[n%ahead] = p
+				for ; read[counted%ahead] != nil; counted++ {
+					p := read[counted%ahead]
+					read[counted%ahead] = nil
+					switch {
+					case stopped:
+					case p.err != nil:
+						err, stopped = p.err, true
+					case p.short:
+						stopped = true // the rest next time
+					default:
+						count(p.entries)
+						lineAt = max(lineAt, p.end)
+					}
+				}
+				moved.Broadcast()
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return lineAt, err
+}
+
+// worker reads parts of a file into a buffer of its own.
+type worker struct {
+	r            io.ReaderAt
+	size, origin int64
+	f            Format
+	buf          []byte
+}
+
+// read reads the lines that start in [start, end) into p: the byte before
+// start says whether a line starts there, and the last of them is read on
+// past end to its newline. A line longer than maxLine is skipped.
+func (w *worker) read(start, end int64) (p *part) {
+	p = new(part)
+	// Read from a multiple of 64 bytes: a copy whose source and
+	// destination are not aligned alike costs up to four times as much.
+	from := max(start-1, 0) &^ 63
+	if w.buf == nil || int64(cap(w.buf)) > 4*partSize { // a long line grew it
+		w.buf = make([]byte, 0, partSize+finishStep)
+	}
+	buf, short, err := w.readAt(w.buf[:0], from, end)
+	w.buf = buf
+	if err != nil || short {
+		p.err, p.short = err, short
+		return p
+	}
+	first := int(start - from) // the first line that starts in the part
+	if start > w.origin {
+		nl := bytes.IndexByte(buf[first-1:len(buf)-1], '\n')
+		if nl < 0 {
+			return p // the part is inside a line that started before it
+		}
+		first += nl
+	}
+	decoded := len(buf) // the lines decoded are buf[first:decoded]
+	p.end = from + int64(len(buf))
+	if buf[len(buf)-1] != '\n' {
+		// The part's last line goes on past it: until its newline, it
+		// is an unfinished line, whose start is where the next read
+		// begins.
+		tail := first + lastNewline(buf[first:]) + 1
+		decoded, p.end = tail, from+int64(tail)
+		var lineEnd int64
+		buf, lineEnd, short, err = w.finish(buf, from, tail)
+		w.buf = buf
+		if err != nil || short {
+			p.err, p.short = err, short
+			return p
+		}
+		if lineEnd > 0 {
+			p.end = lineEnd
+			if lineEnd-(from+int64(tail)) <= maxLine {
+				decoded = int(lineEnd - from)
+			}
+		}
+	}
+	add := func(e Entry) { p.entries = append(p.entries, e) }
+	for lines := buf[first:decoded]; ; {
+		line, rest, ok := nextMarked(lines, w.f.Marker)
 		if !ok {
 			break
 		}
-		if len(line) <= maxLine {
-			f.Parse(line, add)
-		}
+		w.f.Parse(line, add)
 		lines = rest
 	}
-	b.done <- struct{}{}
+	return p
 }
 
-// recycle empties b for the next lines, its buffer back to size0 if a
-// long line grew it.
-func (b *block) recycle(size0 int) {
-	if cap(b.buf) > 4*size0 {
-		b.buf = make([]byte, 0, size0)
+// finishStep is the least read on past a part for its last line.
+const finishStep = 4 << 10
+
+// finish reads on past buf, bytes from from on whose last line starts at
+// buf[tail], to that line's newline, and returns where the line ends, with
+// buf holding it unless it is longer than maxLine; 0 when the file ends
+// first, and the line is unfinished.
+func (w *worker) finish(buf []byte, from int64, tail int) (_ []byte, lineEnd int64, short bool, err error) {
+	pos := from + int64(len(buf))
+	long := false // too long to decode: only its end is wanted
+	for pos < w.size {
+		n := min(w.size-pos, max(finishStep, int64(len(buf)-tail)))
+		if long = long || len(buf)-tail > maxLine; long {
+			buf, n = buf[:tail], min(w.size-pos, partSize)
+		}
+		was := len(buf)
+		if buf, short, err = w.readAt(buf, pos, pos+n); err != nil || short {
+			return buf, 0, short, err
+		}
+		if nl := bytes.IndexByte(buf[was:], '\n'); nl >= 0 {
+			return buf, pos + int64(nl) + 1, false, nil
+		}
+		pos += n
 	}
-	b.buf, b.lines, b.entries = b.buf[:0], nil, b.entries[:0]
+	return buf, 0, false, nil
 }
 
-// readLines reads r, a file of size bytes, from pos on, into the blocks
-// free hands it, and sends each block of whole lines; it returns the start
-// of the unfinished last line. A line longer than maxLine is skipped.
-func readLines(r io.ReaderAt, size, pos int64, free <-chan *block, send func(*block)) (lineAt int64, err error) {
-	b := <-free
-	buf := b.buf
-	lineAt = pos      // the start of the line being read; pos is buf[0]'s
-	dropping := false // in a line longer than maxLine, which is skipped
-	for pos+int64(len(buf)) < size {
-		if len(buf) == cap(buf) {
-			// No newline in a full buffer: a long line. Keep it whole up
-			// to maxLine, then drop it.
-			if cap(buf) <= maxLine {
-				buf = append(buf[:cap(buf)], 0)[:len(buf)]
-			} else {
-				pos += int64(len(buf))
-				buf, dropping = buf[:0], true
-			}
+// readAt appends the bytes of [from, to) to buf; short is whether the file
+// ended before to, having shrunk since its size was taken.
+func (w *worker) readAt(buf []byte, from, to int64) (_ []byte, short bool, err error) {
+	n := len(buf)
+	buf = slices.Grow(buf, int(to-from))[:n+int(to-from)]
+	got, err := w.r.ReadAt(buf[n:], from)
+	if err != nil && !(errors.Is(err, io.EOF) && got == len(buf)-n) {
+		if errors.Is(err, io.EOF) {
+			return buf[:n+got], true, nil
 		}
-		room := buf[len(buf):min(int64(cap(buf)), int64(len(buf))+size-pos-int64(len(buf)))]
-		n, err := r.ReadAt(room, pos+int64(len(buf)))
-		buf = buf[:len(buf)+n]
-		if err != nil && !(errors.Is(err, io.EOF) && n == len(room)) {
-			if errors.Is(err, io.EOF) {
-				break // the file shrank as it was read: the rest next time
-			}
-			return lineAt, err
-		}
-		end := bytes.LastIndexByte(buf, '\n') + 1 // whole lines
-		if end == 0 {
-			continue
-		}
-		lines := buf[:end]
-		if dropping {
-			nl := bytes.IndexByte(lines, '\n')
-			lines, dropping = lines[nl+1:], false
-		}
-		next := <-free
-		next.buf = append(next.buf, buf[end:]...)
-		b.buf, b.lines = buf, lines
-		send(b)
-		b, buf = next, next.buf
-		pos += int64(end)
-		lineAt = pos
+		return buf[:n+got], false, err
 	}
-	return lineAt, nil
+	return buf, false, nil
 }
 
 // nextMarked finds the first line of lines, whole lines, that holds

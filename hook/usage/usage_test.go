@@ -349,9 +349,13 @@ func FuzzRead(f *testing.F) {
 				Claude.Parse(line, func(e Entry) { want.add(e, time.Time{}) })
 			}
 		}
-		got, _, err := Read(bytes.NewReader(data), int64(len(data)), Cursor{}, time.Time{}, Claude)
-		if err != nil || got.Sum != want.Sum || got.Offset != int64(end) {
-			t.Fatalf("whole: %+v at %d (%v), want %+v at %d", got.Sum, got.Offset, err, want.Sum, end)
+		for _, size := range []int64{partSize, 1 + int64(cut)%700} {
+			defer func(was int64) { partSize = was }(partSize)
+			partSize = size
+			got, _, err := Read(bytes.NewReader(data), int64(len(data)), Cursor{}, time.Time{}, Claude)
+			if err != nil || got.Sum != want.Sum || got.Offset != int64(end) || !slices.Equal(got.Recent, want.Recent) {
+				t.Fatalf("whole, in parts of %d: %+v at %d (%v), want %+v at %d", size, got.Sum, got.Offset, err, want.Sum, end)
+			}
 		}
 		at := int(cut) % (len(data) + 1)
 		first, _, err := Read(bytes.NewReader(data[:at]), int64(at), Cursor{}, time.Time{}, Claude)
