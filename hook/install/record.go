@@ -116,7 +116,7 @@ func (r *Record) Write() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(at), 0o700); err != nil {
+	if err := makeRecordsDir(filepath.Dir(at)); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
@@ -132,12 +132,59 @@ func Forget(path string) error {
 	at, err := recordFile(path)
 	if err == nil {
 		err = os.Remove(at)
-		os.Remove(filepath.Dir(at)) // only while empty
+		removeRecordsDir(filepath.Dir(at))
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	return err
+}
+
+// createdFile lists the directories above the records' (loophook's in the
+// user's configuration directory, and that one) that install created to
+// keep them: beside the records, not among them.
+func createdFile(records string) string {
+	return filepath.Join(filepath.Dir(records), "installed-dirs.json")
+}
+
+// makeRecordsDir makes the records' directory, noting the directories
+// above it that it creates.
+func makeRecordsDir(dir string) error {
+	missing := missingDirs(filepath.Join(dir, "record"))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if len(missing) < 2 {
+		return nil
+	}
+	data, err := json.Marshal(missing[1:])
+	if err != nil {
+		return err
+	}
+	return file.Write(createdFile(dir), append(data, '\n'), 0o600)
+}
+
+// removeRecordsDir removes the records' directory once it holds none, and
+// then the directories above it that install created, once empty.
+func removeRecordsDir(dir string) {
+	if os.Remove(dir) != nil {
+		return // not empty
+	}
+	at := createdFile(dir)
+	data, err := file.Read(at, maxFile)
+	if err != nil {
+		return
+	}
+	var created []string
+	if json.Unmarshal(data, &created) != nil {
+		return
+	}
+	os.Remove(at)
+	for _, d := range created { // the deepest first
+		if os.Remove(d) != nil {
+			return
+		}
+	}
 }
 
 // Directories install created are kept apart from the files' records, in
@@ -174,10 +221,10 @@ func writeDirs(dirs []string) error {
 		if err := os.Remove(at); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		os.Remove(filepath.Dir(at)) // only while empty
+		removeRecordsDir(filepath.Dir(at))
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(at), 0o700); err != nil {
+	if err := makeRecordsDir(filepath.Dir(at)); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(dirs, "", "  ")
