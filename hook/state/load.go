@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime/debug"
 
 	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/schema"
@@ -32,8 +33,28 @@ func Load(f Found) *Loaded {
 			return l
 		}
 	}
+	roomFor(len(data))
 	l.Reading = f.Dialect.Read(data)
 	return l
+}
+
+// bigState is the size of a state whose reading would start the collector:
+// encoding/json makes some five times the file's size of maps and strings,
+// nearly all of which the loop keeps, and the first collection comes at a
+// 4 MB heap.
+const bigState = 512 << 10
+
+// roomFor lets the process read a state of size bytes without collecting:
+// what a collection would find is the document, still in use, and a hook
+// call drops its heap at exit. The collector's goal at 5 times the live heap
+// (first at 16 MB) reads a state of 10,000 criteria (2.4 MiB) without one;
+// the limit holds the heap of the largest state near 100 MB. A smaller
+// state leaves the collector alone.
+func roomFor(size int) {
+	if size >= bigState {
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(100 << 20)
+	}
 }
 
 // ReadFile reads a state file within the size cap, refusing what is not
