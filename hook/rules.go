@@ -38,7 +38,7 @@ func (o Options) personRules(in Input, statePath string) rules {
 		// host runs) must not shed the rules a person approved around it,
 		// nor a linked worktree made there (git worktree add), which is a
 		// checkout of its own: the approved checks run in it.
-		if outer := approvedAround(top); outer != "" {
+		if outer := approvedAround(o.start(in)); outer != "" {
 			f = config.LoadFor(outer, filepath.Dir(statePath))
 			if !state.LinkedBack(wt) {
 				top = outer
@@ -48,15 +48,20 @@ func (o Options) personRules(in Input, statePath string) rules {
 	return rules{top: top, inForce: f}
 }
 
-// approvedAround is the nearest directory above top whose .loophook.json a
-// person approved (or withdrew): an enclosing work tree's top; "" when none.
-func approvedAround(top string) string {
-	for outer := range enclosing(top) {
-		if config.ApprovedAt(outer) {
-			return outer
+// approvedAround is the nearest directory at or above start, physical,
+// whose .loophook.json a person approved (or withdrew); "" when none. The
+// top of an enclosing tree is among them (a repository the agent made
+// within it), and so is a tree's own top that the climb passes since its
+// .git was moved away; the climb from start decides neither.
+func approvedAround(start string) string {
+	for d := file.PhysicalDir(start); ; d = filepath.Dir(d) {
+		if config.ApprovedAt(d) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
 		}
 	}
-	return ""
 }
 
 // enclosing yields every directory above top, physical, nearest first:
