@@ -64,15 +64,17 @@ func approvedAround(start string) string {
 	}
 }
 
-// enclosing yields every directory above top, physical, nearest first:
-// the tops of the work trees that enclose top's are among them, and so is
-// the top of a tree no climb finds any more, whose .git the agent moved
-// away.
-func enclosing(top string) func(yield func(string) bool) {
+// above yields the directories at or above start, physical, nearest
+// first, but top's: the tops of the trees around top's, and those the
+// climb from start passes by.
+func above(start, top string) func(yield func(string) bool) {
 	return func(yield func(string) bool) {
 		top = file.PhysicalDir(top)
-		for d := filepath.Dir(top); d != top; top, d = d, filepath.Dir(d) {
-			if !yield(d) {
+		for d := file.PhysicalDir(start); ; d = filepath.Dir(d) {
+			if d != top && !yield(d) {
+				return
+			}
+			if filepath.Dir(d) == d {
 				return
 			}
 		}

@@ -242,9 +242,11 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 	}
 	if !ok {
 		// A repository the agent makes where the host runs (git init) must
-		// not hide the loop of the tree around it: its open contract holds.
-		for outer := range enclosing(top) {
-			around := memory.OpenAt(outer) // physical already
+		// not hide the loop of the tree around it, nor a .git moved away
+		// the loop of the tree the host runs in: the open contract of any
+		// directory at or above where the host runs holds.
+		for d := range above(o.start(in), top) {
+			around := memory.OpenAt(d) // physical already
 			if g, ok = around.Governing(in.SessionID); ok {
 				open = around
 				break
