@@ -132,7 +132,7 @@ func Read(r io.ReaderAt, size int64, c Cursor, since time.Time, f Format) (next 
 
 // partSize is how much of the file one worker reads at a time; a test
 // makes it small, to cut lines at many places.
-var partSize int64 = 128 << 10
+var partSize int64 = 64 << 10
 
 // maxWorkers is the most goroutines that read one file: past it the
 // memory's speed is what a first read waits for.
@@ -166,6 +166,7 @@ func readParts(r io.ReaderAt, size, origin int64, f Format, count func([]Entry))
 		claimed int                 // parts handed out
 		counted int                 // parts counted
 		read    [ahead]*part        // parts read, not yet counted, by number
+		spare   []*part             // parts counted, for their entries' room
 		stopped bool                // a part failed: count nothing after it
 		wg      sync.WaitGroup
 	)
@@ -187,9 +188,13 @@ func readParts(r io.ReaderAt, size, origin int64, f Format, count func([]Entry))
 				start, n := next, claimed
 				next += partSize - next%partSize // parts after the first are aligned
 				claimed++
+				p := new(part)
+				if len(spare) > 0 {
+					p, spare = spare[len(spare)-1], spare[:len(spare)-1]
+				}
 				mu.Unlock()
 
-				p := w.read(start, min(start+partSize, size))
+				w.read(start, min(start+partSize, size), p)
 
 				mu.Lock()
 				read[n%ahead] = p
@@ -206,6 +211,8 @@ func readParts(r io.ReaderAt, size, origin int64, f Format, count func([]Entry))
 						count(p.entries)
 						lineAt = max(lineAt, p.end)
 					}
+					*p = part{entries: p.entries[:0]}
+					spare = append(spare, p)
 				}
 				moved.Broadcast()
 				mu.Unlock()
@@ -227,25 +234,24 @@ type worker struct {
 // read reads the lines that start in [start, end) into p: the byte before
 // start says whether a line starts there, and the last of them is read on
 // past end to its newline. A line longer than maxLine is skipped.
-func (w *worker) read(start, end int64) (p *part) {
-	p = new(part)
+func (w *worker) read(start, end int64, p *part) {
 	// Read from a multiple of 64 bytes: a copy whose source and
 	// destination are not aligned alike costs up to four times as much.
 	from := max(start-1, 0) &^ 63
 	if w.buf == nil || int64(cap(w.buf)) > 4*partSize { // a long line grew it
-		w.buf = make([]byte, 0, partSize+finishStep)
+		w.buf = make([]byte, 0, 2*partSize) // room for the last line
 	}
 	buf, short, err := w.readAt(w.buf[:0], from, end)
 	w.buf = buf
 	if err != nil || short {
 		p.err, p.short = err, short
-		return p
+		return
 	}
 	first := int(start - from) // the first line that starts in the part
 	if start > w.origin {
 		nl := bytes.IndexByte(buf[first-1:len(buf)-1], '\n')
 		if nl < 0 {
-			return p // the part is inside a line that started before it
+			return // the part is inside a line that started before it
 		}
 		first += nl
 	}
@@ -262,7 +268,7 @@ func (w *worker) read(start, end int64) (p *part) {
 		w.buf = buf
 		if err != nil || short {
 			p.err, p.short = err, short
-			return p
+			return
 		}
 		if lineEnd > 0 {
 			p.end = lineEnd
@@ -280,7 +286,6 @@ func (w *worker) read(start, end int64) (p *part) {
 		w.f.Parse(line, add)
 		lines = rest
 	}
-	return p
 }
 
 // finishStep is the least read on past a part for its last line.
