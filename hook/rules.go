@@ -38,7 +38,13 @@ func (o Options) personRules(in Input, statePath string) rules {
 		// host runs) must not shed the rules a person approved around it,
 		// nor a linked worktree made there (git worktree add), which is a
 		// checkout of its own: the approved checks run in it.
-		if outer := approvedAround(o.start(in)); outer != "" {
+		outer := approvedAround(o.start(in))
+		if outer == "" {
+			// The loop judged is in another tree than the host's start
+			// names now (its link pointed elsewhere): that tree's rules.
+			outer = approvedAround(filepath.Dir(statePath))
+		}
+		if outer != "" {
 			f = config.LoadFor(outer, filepath.Dir(statePath))
 			if !state.LinkedBack(wt) {
 				top = outer

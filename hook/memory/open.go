@@ -38,6 +38,11 @@ type Open struct {
 	// seen is the file as this hook call read it, so that a stop reads it
 	// once; nil before it was read.
 	seen map[string]Governing
+	// also are the open contracts under the top's path as written, when a
+	// link on it leads to the physical top: what is set or dropped is set
+	// or dropped there too, so that the link pointed elsewhere since
+	// (OpenAt) does not lose it.
+	also *Open
 }
 
 // OpenFor is the open contracts of the work tree whose top is top.
@@ -46,7 +51,12 @@ func OpenFor(top string) *Open {
 	if err != nil || top == "" {
 		return &Open{}
 	}
-	return &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(file.PhysicalDir(top)))}
+	phys := file.PhysicalDir(top)
+	o := &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(phys))}
+	if abs, err := filepath.Abs(top); err == nil && abs != phys {
+		o.also = OpenAt(abs)
+	}
+	return o
 }
 
 // OpenAt is the open contracts recorded under top's path as it is
@@ -142,6 +152,11 @@ func formatOpen(m map[string]Governing) []byte {
 // it writes only when that changes, or a day after it was last set (so
 // that an old session's entry is pruned, never a live one's).
 func (o *Open) Set(session, state, dialect string, now time.Time) error {
+	if o.also != nil {
+		if err := o.also.Set(session, state, dialect, now); err != nil {
+			return err
+		}
+	}
 	return o.update(func(m map[string]Governing) bool {
 		g, ok := m[session]
 		if ok && g.State == state && g.Dialect == dialect && now.Unix()-g.Seen < int64(pruneEvery/time.Second) {
@@ -162,6 +177,11 @@ func (o *Open) Holds(session, state string) bool {
 // Drop forgets that the contract of the state file governs the session:
 // its loop ended.
 func (o *Open) Drop(session, state string) error {
+	if o.also != nil {
+		if err := o.also.Drop(session, state); err != nil {
+			return err
+		}
+	}
 	return o.update(func(m map[string]Governing) bool {
 		if g, ok := m[session]; !ok || g.State != state {
 			return false
