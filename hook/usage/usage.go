@@ -239,7 +239,9 @@ func (w *worker) read(start, end int64, p *part) {
 	// destination are not aligned alike costs up to four times as much.
 	from := max(start-1, 0) &^ 63
 	if w.buf == nil || int64(cap(w.buf)) > 4*partSize { // a long line grew it
-		w.buf = make([]byte, 0, 2*partSize) // room for the last line
+		// Room for a part and its last line, or for what is new: a stop
+		// reads a turn or two.
+		w.buf = make([]byte, 0, min(2*partSize, w.size-from))
 	}
 	buf, short, err := w.readAt(w.buf[:0], from, end)
 	w.buf = buf
