@@ -279,7 +279,9 @@ func prepareTrust(h host.Host, r request, root, path string, before, after *host
 	case r.Uninstall && target == te.Path && empty:
 		out = nil // install created it, and nothing else is left in it
 	case rec != nil:
-		t := &TrustRecord{Path: Physical(target), Created: !existed}
+		// Another scope's install may have created it: whichever
+		// uninstall leaves it empty takes it back.
+		t := &TrustRecord{Path: Physical(target), Created: !existed || trustCreated(Physical(target))}
 		if rec.Trust != nil {
 			t.Created = t.Created || rec.Trust.Created
 			t.Project = rec.Trust.Project

@@ -126,6 +126,27 @@ func (r *Record) Write() error {
 	return file.Write(at, append(data, '\n'), 0o600)
 }
 
+// trustCreated reports whether a kept record says install created the
+// host's trust file at the physical path.
+func trustCreated(path string) bool {
+	dir, err := recordsDir()
+	if err != nil {
+		return false
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() == "dirs.json" || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		data, err := file.Read(filepath.Join(dir, e.Name()), maxFile)
+		var r Record
+		if err == nil && json.Unmarshal(data, &r) == nil && r.Trust != nil && r.Trust.Path == path && r.Trust.Created {
+			return true
+		}
+	}
+	return false
+}
+
 // Forget removes the record of the file at the physical path, and the
 // records' directory once it holds none.
 func Forget(path string) error {
