@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/loophook/loophook/internal/clip"
 )
 
 // Every sentence the rules write for the agent or a person is in this file.
@@ -47,11 +48,11 @@ func EndedHow(how string) string {
 	case "":
 		return "ended"
 	}
-	return clip(how)
+	return clipName(how)
 }
 
 func reasonOtherSessionGoverned(path, session string) string {
-	return fmt.Sprintf("the loop in %s now names session %s, but its contract, unfinished, governed this session; letting the agent stop, with the contract not met", path, clip(session))
+	return fmt.Sprintf("the loop in %s now names session %s, but its contract, unfinished, governed this session; letting the agent stop, with the contract not met", path, clipName(session))
 }
 
 func reasonVanished(path string, contract []string) string {
@@ -65,7 +66,7 @@ func reasonVanished(path string, contract []string) string {
 }
 
 func reasonOtherSession(path, session string) string {
-	return fmt.Sprintf("the loop in %s belongs to session %s, not this one", path, clip(session))
+	return fmt.Sprintf("the loop in %s belongs to session %s, not this one", path, clipName(session))
 }
 
 func reasonInvalidAllowed(path string, problems []string) string {
@@ -77,13 +78,13 @@ func reasonInvalid(path string, problems []string) string {
 }
 
 func reasonInactive(status string) string {
-	return fmt.Sprintf("loop is %s; nothing to enforce", clip(status))
+	return fmt.Sprintf("loop is %s; nothing to enforce", clipName(status))
 }
 
 // reasonInactiveUnmet tells the person that a loop stopped with work unmet,
 // what is unmet and how to resume it.
 func reasonInactiveUnmet(l *Loop, path string, missing []string, n int, removed []string, byInit bool) string {
-	head := fmt.Sprintf("loop is %s with %s unmet: ", clip(l.LoopStatus), ofCriteria(n+len(removed), l.Criteria.Len()+len(removed)))
+	head := fmt.Sprintf("loop is %s with %s unmet: ", clipName(l.LoopStatus), ofCriteria(n+len(removed), l.Criteria.Len()+len(removed)))
 	tail := fmt.Sprintf("; to resume it, set status to in_progress in %s (or /loop continue)", path)
 	switch {
 	case byInit:
@@ -93,7 +94,7 @@ func reasonInactiveUnmet(l *Loop, path string, missing []string, n int, removed 
 		tail = fmt.Sprintf("; loophook cancel left %s as it was and recorded the cancel: to resume the loop, run loophook accept", path)
 	}
 	if l.Criteria.Len() == 0 && len(removed) == 0 {
-		return fmt.Sprintf("loop is %s and lists no criteria", clip(l.LoopStatus)) + tail
+		return fmt.Sprintf("loop is %s and lists no criteria", clipName(l.LoopStatus)) + tail
 	}
 	return head + list(append(missing[:len(missing):len(missing)], removed...), n+len(removed), budgetFor(head+tail)) + tail
 }
@@ -240,7 +241,7 @@ func reasonUnmet(l *Loop, lim Limits, path string, missing []string, n int, remo
 	}
 	tail := ". Work on them, verify each, and record it in " + record + " in " + path + " before you stop"
 	if next := l.Next(); next != "" {
-		tail = ". Next step: " + clip(next) + tail
+		tail = ". Next step: " + clipName(next) + tail
 	}
 	if len(removed) == 0 {
 		return head + list(missing, n, budgetFor(head+tail)) + tail
@@ -274,7 +275,7 @@ func reasonNoExitSignal(l *Loop, lim Limits, path string) string {
 		// Another loop system: its own done claim is the exit signal.
 		next := ""
 		if n := l.Next(); n != "" {
-			next = " Next step: " + clip(n) + "."
+			next = " Next step: " + clipName(n) + "."
 		}
 		return fmt.Sprintf("%s: every criterion is met, but %s does not mark the loop done yet.%s Once you have verified everything, %s", where(l, lim), path, next, l.DoneBy)
 	case !l.HasExitSignal:
@@ -287,7 +288,7 @@ func reasonNoExitSignal(l *Loop, lim Limits, path string) string {
 func reasonNoMarker(l *Loop, lim Limits, how exitKind, err error) string {
 	why := "your last message lacks " + Marker
 	if err != nil {
-		why = "your last message could not be read (" + clip(err.Error()) + ")"
+		why = "your last message could not be read (" + clipName(err.Error()) + ")"
 	}
 	return fmt.Sprintf("%s: all criteria met and %s, but %s. End your final message with %s to finish", where(l, lim), exitText(how), why, Marker)
 }
@@ -302,7 +303,7 @@ func reasonCheckFailed(l *Loop, lim Limits, failed []CheckFailure) string {
 	for _, f := range failed {
 		fmt.Fprintf(&b, " Check %q (%s) %s", f.Name, escapeControls(f.Run, false), escapeControls(f.Cause, false))
 		if f.Criterion != "" {
-			fmt.Fprintf(&b, "; criterion %q is unmet whatever the state says", clip(f.Criterion))
+			fmt.Fprintf(&b, "; criterion %q is unmet whatever the state says", clipName(f.Criterion))
 		}
 		tail := f.Tail
 		if len(tail) > room {
@@ -321,7 +322,7 @@ func reasonCheckFailed(l *Loop, lim Limits, failed []CheckFailure) string {
 func reasonComplete(l *Loop, lim Limits, how exitKind) string {
 	ending := ""
 	for _, e := range l.Ending {
-		ending += "; " + clip(e)
+		ending += "; " + clipName(e)
 	}
 	if l.Uncounted {
 		return fmt.Sprintf("%s is complete: %s met and %s%s", where(l, lim), count(l.Criteria.Len(), "criterion", "criteria"), exitText(how), ending)
@@ -389,7 +390,7 @@ const maxName = 200
 func list(names []string, total, n int) string {
 	var b strings.Builder
 	for i, name := range names {
-		item := strconv.Quote(clip(name))
+		item := strconv.Quote(clipName(name))
 		more := 0 // the length of " … and N more" after it
 		if rest := total - i - 1; rest > 0 {
 			more = len(" … and  more") + len(strconv.Itoa(rest))
@@ -419,15 +420,8 @@ func budgetFor(fixed string) int {
 }
 
 // clip shortens s to maxName bytes on a rune boundary.
-func clip(s string) string {
-	if len(s) <= maxName {
-		return s
-	}
-	cut := maxName
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+func clipName(s string) string {
+	return clip.Clip(s, maxName)
 }
 
 // capReason is the last line of defence for the cap; lists keep within it.
@@ -450,11 +444,7 @@ func capText(s string) string {
 	if len(s) <= MaxReason {
 		return s
 	}
-	cut := MaxReason - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return clip.Clip(s, MaxReason-len(clip.Ellipsis))
 }
 
 // escapeControls writes each control character of s as Go escapes it: \n,
@@ -488,20 +478,20 @@ func Context(path string, s *Loop, lim Limits) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "A loop is under way in %s (%s).", path, where(s, lim))
 	if s.Spec != "" {
-		fmt.Fprintf(&b, " Spec: %s.", strconv.Quote(clip(s.Spec)))
+		fmt.Fprintf(&b, " Spec: %s.", strconv.Quote(clipName(s.Spec)))
 	}
 	switch {
 	case s.Waiting != "":
-		fmt.Fprintf(&b, " It waits for a person: %s.", clip(s.Waiting))
+		fmt.Fprintf(&b, " It waits for a person: %s.", clipName(s.Waiting))
 	case s.Failed != "":
-		fmt.Fprintf(&b, " It failed: %s.", clip(s.Failed))
+		fmt.Fprintf(&b, " It failed: %s.", clipName(s.Failed))
 	}
 	tail := contextLimits(s, lim) + " The Stop hook keeps you working until every criterion is met and verified and " + doneBy(s) + "."
 	if len(s.Notes) > 0 {
 		tail = " Notes: " + strings.Join(s.Notes, "; ") + "." + tail
 	}
 	if next := s.Next(); next != "" {
-		tail = " Next step: " + strconv.Quote(clip(next)) + "." + tail
+		tail = " Next step: " + strconv.Quote(clipName(next)) + "." + tail
 	}
 	if missing, n := s.Unmet(listable); n > 0 {
 		fmt.Fprintf(&b, " Unmet criteria (%d of %d): %s.", n, s.Criteria.Len(), list(missing, n, budgetFor(b.String()+tail)))

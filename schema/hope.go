@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/internal/clip"
 )
 
 // hopeFromDocument builds a loop from a hope document that has passed the
@@ -72,9 +72,9 @@ func hopeFromDocument(doc map[string]any) *criteria.Loop {
 }
 
 // hopeLevel is what one object of a hope file, its top level or its
-// metadata, holds of the loop's numbers, its shape and its errors. Both
-// readings of a file, the one-pass decoder and hopeFromDocument, gather
-// the two levels and leave the rest to hopeFinish, so that they agree.
+// metadata, holds of the loop's numbers, its shape and its errors:
+// hopeFromDocument gathers the two levels and leaves the rest to
+// hopeFinish.
 type hopeLevel struct {
 	iteration, maxIterations, cost, budget float64
 	shape                                  string
@@ -185,14 +185,7 @@ const maxQuoted = 300
 // quoteClipped quotes s, cut to maxQuoted bytes on a rune boundary: one line,
 // however long or strange the agent's text.
 func quoteClipped(s string) string {
-	if len(s) > maxQuoted {
-		cut := maxQuoted
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return strconv.Quote(s)
+	return strconv.Quote(clip.Clip(s, maxQuoted))
 }
 
 func str(v any) string {

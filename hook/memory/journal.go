@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/loophook/loophook/criteria"
+	"github.com/loophook/loophook/internal/clip"
 	"github.com/loophook/loophook/internal/file"
 	"github.com/loophook/loophook/internal/jsontext"
 )
@@ -61,14 +61,7 @@ func (j Journal) Append(e Entry) error {
 // clipReason cuts a reason to maxJournalReason bytes on a rune boundary:
 // a character cut in two would be kept as U+FFFD.
 func clipReason(s string) string {
-	if len(s) <= maxJournalReason {
-		return s
-	}
-	cut := maxJournalReason
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return clip.Clip(s, maxJournalReason)
 }
 
 // appendJSON appends e as one JSON object, the fields in their order. It
