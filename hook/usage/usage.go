@@ -187,6 +187,7 @@ func readParts(r io.ReaderAt, size, origin int64, f Format, count func([]Entry))
 				}
 				start, n := next, claimed
 				next += partSize - next%partSize // parts after the first are aligned
+				end := min(next, size)           // the first ends where the second begins
 				claimed++
 				p := new(part)
 				if len(spare) > 0 {
@@ -194,7 +195,7 @@ func readParts(r io.ReaderAt, size, origin int64, f Format, count func([]Entry))
 				}
 				mu.Unlock()
 
-				w.read(start, min(start+partSize, size), p)
+				w.read(start, end, p)
 
 				mu.Lock()
 				read[n%ahead] = p

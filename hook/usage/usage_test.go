@@ -213,6 +213,26 @@ func TestManyBuffersInOrder(t *testing.T) {
 	}
 }
 
+// A read from a cursor that is not at a part's boundary counts each line
+// after it once: the first part ends where the second begins. Lines with
+// no id, which nothing dedupes, show a line counted twice.
+func TestReadFromUnalignedCursor(t *testing.T) {
+	var b bytes.Buffer
+	for b.Len() < 3*int(partSize) {
+		b.WriteString(`{"type":"assistant","message":{"usage":{"input_tokens":1}}}` + "\n")
+	}
+	data := b.Bytes()
+	whole, _ := read(t, data, Cursor{}, Claude)
+	for _, at := range []int{61, 1000, int(partSize) - 100, int(partSize) + 7} {
+		at = bytes.IndexByte(data[at:], '\n') + at + 1
+		first, _ := read(t, data[:at], Cursor{}, Claude)
+		second, _ := read(t, data, first, Claude)
+		if second.Sum != whole.Sum || second.Offset != whole.Offset {
+			t.Errorf("from %d: %+v at %d, whole %+v at %d", at, second.Sum, second.Offset, whole.Sum, whole.Offset)
+		}
+	}
+}
+
 // Responses written before the loop began are not counted.
 func TestSince(t *testing.T) {
 	data := sample(t, "copilot.jsonl")
