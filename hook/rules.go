@@ -60,31 +60,7 @@ func (o Options) personRules(in Input, statePath string) rules {
 // within it), and so is a tree's own top that the climb passes since its
 // .git was moved away; the climb from start decides neither.
 func approvedAround(start string) string {
-	for d := file.PhysicalDir(start); ; d = filepath.Dir(d) {
-		if config.ApprovedAt(d) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
-
-// above yields the directories at or above start, physical, nearest
-// first, but top's: the tops of the trees around top's, and those the
-// climb from start passes by.
-func above(start, top string) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		top = file.PhysicalDir(top)
-		for d := file.PhysicalDir(start); ; d = filepath.Dir(d) {
-			if d != top && !yield(d) {
-				return
-			}
-			if filepath.Dir(d) == d {
-				return
-			}
-		}
-	}
+	return config.ApprovedAbove(file.PhysicalDir(start))
 }
 
 // checks returns the function rule check-failed calls: it runs the checks

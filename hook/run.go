@@ -245,11 +245,12 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 		// not hide the loop of the tree around it, nor a .git moved away
 		// the loop of the tree the host runs in: the open contract of any
 		// directory at or above where the host runs holds.
-		for d := range above(o.start(in), top) {
-			around := memory.OpenAt(d) // physical already
-			if g, ok = around.Governing(in.SessionID); ok {
-				open = around
-				break
+		if kept := memory.OpenKept(); len(kept) > 0 {
+			for around := range kept.Above(file.PhysicalDir(o.start(in)), file.PhysicalDir(top)) {
+				if g, ok = around.Governing(in.SessionID); ok {
+					open = around
+					break
+				}
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/loophook/loophook/internal/file"
@@ -32,9 +34,46 @@ func approvalFile(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf(problemNoConfigDir, err)
 	}
+	return filepath.Join(root, dirName, "approved", approvalName(path)), nil
+}
+
+// approvalName is the name of the approval's file of the file at path.
+func approvalName(path string) string {
 	h := fnv.New64a()
 	h.Write([]byte(path))
-	return filepath.Join(root, dirName, "approved", fmt.Sprintf("%016x.json", h.Sum64())), nil
+	return fmt.Sprintf("%016x.json", h.Sum64())
+}
+
+// approvalHash is the hash approvalName names the approval of the
+// .loophook.json in dir by, which approvals lists.
+func approvalHash(dir string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(dir))
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		h.Write([]byte{filepath.Separator}) // as filepath.Join(dir, File)
+	}
+	h.Write([]byte(File))
+	return h.Sum64()
+}
+
+// approvals are the hashes of the approvals' files kept; empty when none.
+func approvals() map[uint64]bool {
+	root, err := os.UserConfigDir()
+	if err != nil {
+		return nil
+	}
+	entries, err := os.ReadDir(filepath.Join(root, dirName, "approved"))
+	if err != nil {
+		return nil
+	}
+	hashes := make(map[uint64]bool, len(entries))
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if h, err := strconv.ParseUint(name, 16, 64); ok && err == nil && len(name) == 16 {
+			hashes[h] = true
+		}
+	}
+	return hashes
 }
 
 // readApproval reads the approval of the file at path; nil when there is

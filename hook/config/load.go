@@ -121,12 +121,25 @@ func Load(top string) InForce {
 	return f
 }
 
-// ApprovedAt reports whether a person's approval of the .loophook.json in
-// dir, a physical path, or of having none there, is kept; it reads neither
-// file's text.
-func ApprovedAt(dir string) bool {
-	a, _ := readApproval(filepath.Join(dir, File))
-	return a != nil
+// ApprovedAbove is the nearest directory at or above dir, a physical path,
+// where a person's approval of its .loophook.json, or of having none there,
+// is kept; "" when none is. It lists the approvals once, and reads no
+// file's text but the one found.
+func ApprovedAbove(dir string) string {
+	kept := approvals()
+	if len(kept) == 0 {
+		return ""
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if kept[approvalHash(d)] {
+			if a, _ := readApproval(filepath.Join(d, File)); a != nil {
+				return d
+			}
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // Checks are the checks in force; nil when none are.

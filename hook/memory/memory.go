@@ -134,27 +134,31 @@ const (
 // with an FNV-1a hash of the whole: two such paths that end alike and
 // collide would share counts, nothing worse, and the hook links no
 // cryptographic hash for it.
-func cacheKey(abs string) string {
+func cacheKey(abs string) string { return string(appendKey(nil, abs)) }
+
+// appendKey appends cacheKey(abs) to b: into a buffer used again, a stop
+// that asks every directory above one allocates nothing for each.
+func appendKey(b []byte, abs string) []byte {
 	abs = strings.TrimLeft(filepath.ToSlash(abs), "/")
-	var b strings.Builder
+	start := len(b)
 	for i := 0; i < len(abs); i++ {
 		switch c := abs[i]; {
 		case c == '/':
-			b.WriteByte('+')
+			b = append(b, '+')
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.' && i > 0, c == '-', c == '_':
-			b.WriteByte(c)
+			b = append(b, c)
 		default:
-			fmt.Fprintf(&b, "%%%02X", c)
+			const hex = "0123456789ABCDEF"
+			b = append(b, '%', hex[c>>4], hex[c&15])
 		}
 	}
-	key := b.String()
-	if len(key) <= maxKey {
-		return key
+	if len(b)-start <= maxKey {
+		return b
 	}
-	tail := key[max(0, len(key)-keepKey):]
+	tail := string(b[max(start, len(b)-keepKey):])
 	h := fnv.New64a()
 	h.Write([]byte(abs))
-	return fmt.Sprintf("%016x-%s", h.Sum64(), tail)
+	return fmt.Appendf(b[:start], "%016x-%s", h.Sum64(), tail)
 }
 
 // file is the session's memory file in dir; ids that are not plain names

@@ -73,6 +73,52 @@ func OpenAt(top string) *Open {
 	return &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(top))}
 }
 
+// Kept are the work trees whose open contracts are kept, by their files'
+// names: a stop that asks every directory above where the host runs reads
+// one directory, not a file for each.
+type Kept map[string]bool
+
+// OpenKept lists the work trees whose open contracts are kept; empty when
+// none are.
+func OpenKept() Kept {
+	root, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	entries, err := os.ReadDir(filepath.Join(root, cacheName, openDir))
+	if err != nil {
+		return nil
+	}
+	k := make(Kept, len(entries))
+	for _, e := range entries {
+		k[e.Name()] = true
+	}
+	return k
+}
+
+// Above yields, nearest first, the open contracts kept for dir, a
+// physical and absolute path, and for each directory above it, skip's
+// aside.
+func (k Kept) Above(dir, skip string) func(yield func(*Open) bool) {
+	return func(yield func(*Open) bool) {
+		if len(k) == 0 {
+			return
+		}
+		var key []byte
+		for d := dir; ; d = filepath.Dir(d) {
+			if d != skip {
+				key = appendKey(key[:0], d)
+				if k[string(key)] && !yield(OpenAt(d)) {
+					return
+				}
+			}
+			if filepath.Dir(d) == d {
+				return
+			}
+		}
+	}
+}
+
 // Governing says which unfinished contract governs the session, as the
 // stops before recorded it; false when none does.
 func (o *Open) Governing(session string) (Governing, bool) {
