@@ -36,7 +36,9 @@ func installCommand() *cli.Command {
 			"--host defaults to " + install.Default().Name + "; other hosts' folders found in the project are named.\n" +
 			"Keeps every other setting and hook, and the order of keys. A loophook hook written another\n" +
 			"way (another path, an environment prefix, flags of its own) is pointed at this one, the rest\n" +
-			"kept as written, not added twice; running it again changes nothing.\n" +
+			"kept as written, not added twice; running it again changes nothing. Pointing a hook it finds at\n" +
+			"another program takes it off as uninstall does: it is a person's act, refused (exit 2) when an\n" +
+			"agent host's marker (CLAUDECODE, GEMINI_CLI...) is in its environment.\n" +
 			"Files are written atomically; a file that does not read, or is not a regular file, is refused\n" +
 			"and left as it is. A file that is a symbolic link is written where it points.\n\n" +
 			"Scopes: the project is the enclosing git work tree's root, else the current directory, though\n" +
@@ -96,6 +98,11 @@ func editSettings(c *cli.Context, uninstall bool) error {
 		return err
 	}
 	dryRun := c.Bool("dry-run")
+	if !dryRun && plan.Repoints() {
+		if err := notAgent(msgInstallRepoint, os.Getenv); err != nil {
+			return err
+		}
+	}
 	if dryRun {
 		_, err = c.App.Writer.Write(plan.File.After)
 	} else {

@@ -29,6 +29,7 @@ const (
 	msgPersonOnlyTerminal = "%s is a person's act: run it yourself in a terminal (its standard input is not a terminal)"
 	msgPersonOnlyAgent    = "%s is a person's act: run it yourself in a terminal, not through %s's tools (%s is set)"
 	msgInitOver           = "init over the unfinished loop in %s"
+	msgInstallRepoint     = "install pointing loophook's hooks at another program"
 )
 
 // Errors and their hints.

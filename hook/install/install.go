@@ -48,6 +48,14 @@ type Plan struct {
 	removedDirs []string
 }
 
+// Repoints reports whether the plan points a loophook hook it found at
+// another program, which takes the hooks off as surely as uninstall does.
+func (p Plan) Repoints() bool {
+	return !p.uninstall && slices.ContainsFunc(p.File.Changes, func(c string) bool {
+		return strings.HasPrefix(c, pointed) || strings.HasPrefix(c, extensionRewritten)
+	})
+}
+
 // An Edit is one file's change.
 type Edit struct {
 	Path    string // the file as the host names it

@@ -41,7 +41,7 @@ const (
 )
 
 func changeExtensionRewritten(bin string) string {
-	return "rewrote loophook's extension, to run " + bin
+	return extensionRewritten + bin
 }
 
 func errNotOurExtension(path, command string) error {
@@ -52,8 +52,15 @@ func errNotOurExtension(path, command string) error {
 func changeAdded(event string) string { return "added the " + event + " hook" }
 
 func changePointed(event, bin string) string {
-	return fmt.Sprintf("pointed the %s hook at %s", event, bin)
+	return fmt.Sprintf(pointed+"%s hook at %s", event, bin)
 }
+
+// The beginnings of the changes that point loophook's hooks at another
+// program (Plan.Repoints).
+const (
+	pointed            = "pointed the "
+	extensionRewritten = "rewrote loophook's extension, to run "
+)
 
 func changeExecForm(event string) string {
 	return "wrote the " + event + " hook in exec form (command and args), which runs without a shell"
