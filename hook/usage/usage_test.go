@@ -2,6 +2,7 @@ package usage
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -279,6 +280,26 @@ func claudeSeeds(t interface{ Fatal(...any) }) [][]byte {
 		`{"type":"assistant","message":{"id":"msg_z","usage":{"input_tokens":3}}} x`,
 		`{"type":"assist\u0061nt","message":{"id":"m\u00e9","usage":null}}`,
 		`{"type":"assistant","message":{"id":"msg_z","content":"\u001b[1A","usage":{"input_tokens":-3,"output_tokens":9223372036854775808}}}`,
+		// Numbers encoding/json reads otherwise, or not as an int64.
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":-0,"output_tokens":-9223372036854775808,"cache_read_input_tokens":999999999999999999}}}`,
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":1e2}}}`,
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":01}}}`,
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":99999999999999999999}}}`,
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":null,"output_tokens":2}}}`,
+		// Keys that fold to a wanted one beyond ASCII: K (Kelvin), ſ (long s).
+		"{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"usage\":{\"input_to\u212aens\":1,\"cache_read_input_tokenſ\":5}}}",
+		"{\"type\":\"assistant\",\"meſſage\":{\"id\":\"m\",\"usage\":{\"input_tokens\":9}},\"message\":{\"id\":\"n\",\"usage\":{\"input_tokens\":1}}}",
+		// A null that leaves a value as it was; an escaped id.
+		`{"type":"assistant","type":null,"message":{"id":"m","id":null,"usage":{"input_tokens":1}},"timestamp":null}`,
+		`{"type":"assistant","message":{"id":"m\/n","usage":{"input_tokens":1}}}`,
+		// White space everywhere, a BOM, NUL, invalid UTF-8, deep nesting.
+		" \t{ \"type\" :\r\"assistant\" ,\n\"message\" : { \"usage\" : { \"input_tokens\" : 1 } } }\r\n",
+		"\ufeff{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":1}}}",
+		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":1},\"content\":\"a\x00b\"}}",
+		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":1,\"x\":\"\xff\xed\xa0\x80\x7f\"}}}",
+		"{\"type\":\"assistant\",\"message\":{\"usage\":{\"input_tokens\":1,\"\xff\":2}}}",
+		`{"type":"assistant","message":{"usage":{"input_tokens":1},"content":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}}`,
+		`{"type":"assistant","message":{"id":"m","content":"\"usage\":{\"input_tokens\":5}"},"timestamp":"2026-11-23T06:00:00Z"}`,
 	} {
 		lines = append(lines, []byte(l))
 	}
@@ -358,6 +379,9 @@ func TestPiEntries(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	f.Add(sample(f, "claude.jsonl"), uint16(100), uint16(3))
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":3}}}`+"\n"+`{"x":"`+strings.Repeat("y", 9000)+`"}`+"\n"+`{"type":"assistant","message":{"id":"n","usage":{"output_tokens":4}}}`), uint16(70), uint16(200))
+	// Lines without an id, which nothing dedupes, read again from a cursor
+	// inside a part.
+	f.Add([]byte(strings.Repeat(`{"type":"assistant","message":{"usage":{"input_tokens":1}}}`+"\n", 30)), uint16(1000), uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16, repeat uint16) {
 		if repeat%8 > 1 {
 			data = bytes.Repeat(data, int(repeat%8))
@@ -387,4 +411,137 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("in two reads cut at %d: %+v at %d (%v), want %+v at %d", at, second.Sum, second.Offset, err, want.Sum, end)
 		}
 	})
+}
+
+// readCut is a file of lines that cut parts in every way: empty lines, CRLF
+// ones, lines without an id, a response written again, one line longer than
+// many parts, and a last one without its newline.
+func readCut() []byte {
+	var b bytes.Buffer
+	for i := range 12 {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, `{"type":"assistant","message":{"usage":{"input_tokens":%d}}}`+"\n\n", 1<<i)
+		case 1:
+			fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"m%d","usage":{"output_tokens":%d}}}`+"\r\n", i/2, i)
+		case 2:
+			fmt.Fprintf(&b, `{"type":"user","message":{"content":%q}}`+"\n", strings.Repeat("u", 50*i))
+		case 3:
+			fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"m%d","usage":{"output_tokens":%d}}}`+"\n", i/2, 100*i)
+		}
+	}
+	b.WriteString(`{"type":"assistant","message":{"usage":{"input_tokens":99999}}}`)
+	return b.Bytes()
+}
+
+// Read from every cursor a first read can leave (each line's start), in parts of every size
+// up to past the longest line, counts what a line by line reading does.
+func TestReadEveryCut(t *testing.T) {
+	data := readCut()
+	end := bytes.LastIndexByte(data, '\n') + 1
+	var want Cursor
+	for _, line := range bytes.SplitAfter(data[:end], []byte("\n")) {
+		Claude.Parse(line, func(e Entry) { want.add(e, time.Time{}) })
+	}
+	defer func(was int64) { partSize = was }(partSize)
+	for size := int64(1); size <= 700; size += 1 + size/16 {
+		partSize = size
+		for at := 0; at < end; at += bytes.IndexByte(data[at:], '\n') + 1 {
+			first, _ := read(t, data[:at], Cursor{}, Claude)
+			got, _ := read(t, data, first, Claude)
+			if got.Sum != want.Sum || got.Offset != int64(end) || !slices.Equal(got.Recent, want.Recent) {
+				t.Fatalf("parts of %d, cut at %d: %+v at %d, want %+v at %d", size, at, got.Sum, got.Offset, want.Sum, end)
+			}
+		}
+	}
+}
+
+// failingAt is a file that cannot be read at one offset.
+type failingAt struct {
+	data []byte
+	at   int64
+}
+
+var errUnreadable = errors.New("unreadable")
+
+func (f failingAt) ReadAt(p []byte, off int64) (int, error) {
+	if off <= f.at && f.at < off+int64(len(p)) {
+		return 0, errUnreadable
+	}
+	return bytes.NewReader(f.data).ReadAt(p, off)
+}
+
+// A read that fails on a part, wherever it is, returns the error, and its
+// workers end, whether the others wait for the failed part or not.
+func TestReadErrorEnds(t *testing.T) {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 20000; i++ {
+		fmt.Fprintf(&b, `{"type":"assistant","message":{"content":%q,"usage":{"input_tokens":1}}}`+"\n", strings.Repeat("x", i%500))
+	}
+	data := b.Bytes()
+	defer func(was int64) { partSize = was }(partSize)
+	before := runtime.NumGoroutine()
+	for _, procs := range []int{1, 2, 3, 8} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, size := range []int64{7, 100, 64 << 10} {
+			partSize = size
+			for at := int64(0); at < int64(len(data)); at += 1499 {
+				done := make(chan error)
+				go func() {
+					_, _, err := Read(failingAt{data, at}, int64(len(data)), Cursor{}, time.Time{}, Claude)
+					done <- err
+				}()
+				select {
+				case err := <-done:
+					if !errors.Is(err, errUnreadable) {
+						t.Fatalf("GOMAXPROCS %d, parts of %d, unreadable at %d: error %v", procs, size, at, err)
+					}
+				case <-time.After(20 * time.Second):
+					t.Fatalf("GOMAXPROCS %d, parts of %d, unreadable at %d: no end", procs, size, at)
+				}
+			}
+		}
+	}
+	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left, %d before", n, before)
+	}
+}
+
+// shrunk is a file cut at at after its size was taken.
+type shrunk struct {
+	data []byte
+	at   int
+}
+
+func (s shrunk) ReadAt(p []byte, off int64) (int, error) {
+	return bytes.NewReader(s.data[:s.at]).ReadAt(p, off)
+}
+
+// A file that shrinks as it is read is read up to the end of a whole line
+// it still has, and what is before that counts as a line by line reading.
+func TestReadShrunk(t *testing.T) {
+	data := readCut()
+	defer func(was int64) { partSize = was }(partSize)
+	for _, size := range []int64{1, 7, 100, 64 << 10} {
+		partSize = size
+		for at := 0; at <= len(data); at++ {
+			got, _, err := Read(shrunk{data, at}, int64(len(data)), Cursor{}, time.Time{}, Claude)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Offset > int64(at) || got.Offset > 0 && data[got.Offset-1] != '\n' {
+				t.Fatalf("parts of %d, cut at %d: offset %d", size, at, got.Offset)
+			}
+			var want Cursor
+			for _, line := range bytes.SplitAfter(data[:got.Offset], []byte("\n")) {
+				Claude.Parse(line, func(e Entry) { want.add(e, time.Time{}) })
+			}
+			if got.Sum != want.Sum {
+				t.Fatalf("parts of %d, cut at %d: %+v at %d, want %+v", size, at, got.Sum, got.Offset, want.Sum)
+			}
+		}
+	}
 }
