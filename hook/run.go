@@ -229,10 +229,20 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 	if o.StatePath != "" || in.SessionID == "" {
 		return nil, state.Found{}, false
 	}
-	top := state.Top(o.start(in))
+	start := o.start(in)
+	top := found.Top // the climb's, when the search climbed
+	if top == "" {
+		top = state.Top(start)
+	}
 	open = memory.OpenFor(top)
 	g, ok := open.Governing(in.SessionID)
-	if !ok && file.PhysicalDir(top) != top {
+	// Each resolution of links costs an lstat a level: a path 30 levels
+	// deep is resolved once.
+	physTop := open.Top()
+	if physTop == "" {
+		physTop = file.PhysicalDir(top)
+	}
+	if !ok && physTop != top {
 		// The work tree moved away, a link left in its place: its open
 		// contracts are where they were recorded.
 		around := memory.OpenAt(top)
@@ -245,12 +255,14 @@ func (o Options) openContract(in Input, found state.Found, remember bool) (open 
 		// not hide the loop of the tree around it, nor a .git moved away
 		// the loop of the tree the host runs in: the open contract of any
 		// directory at or above where the host runs holds.
-		if kept := memory.OpenKept(); len(kept) > 0 {
-			for around := range kept.Above(file.PhysicalDir(o.start(in)), file.PhysicalDir(top)) {
-				if g, ok = around.Governing(in.SessionID); ok {
-					open = around
-					break
-				}
+		physStart := physTop
+		if abs, err := filepath.Abs(start); err != nil || abs != top {
+			physStart = file.PhysicalDir(start)
+		}
+		for around := range memory.OpenAbove(physStart, physTop) {
+			if g, ok = around.Governing(in.SessionID); ok {
+				open = around
+				break
 			}
 		}
 	}

@@ -43,6 +43,7 @@ type Open struct {
 	// or dropped there too, so that the link pointed elsewhere since
 	// (OpenAt) does not lose it.
 	also *Open
+	phys string // the work tree's top, physical, as OpenFor resolved it
 }
 
 // OpenFor is the open contracts of the work tree whose top is top.
@@ -52,12 +53,16 @@ func OpenFor(top string) *Open {
 		return &Open{}
 	}
 	phys := file.PhysicalDir(top)
-	o := &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(phys))}
+	o := &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(phys)), phys: phys}
 	if abs, err := filepath.Abs(top); err == nil && abs != phys {
 		o.also = OpenAt(abs)
 	}
 	return o
 }
+
+// Top is the physical top of the work tree OpenFor was given; "" for
+// another Open.
+func (o *Open) Top() string { return o.phys }
 
 // OpenAt is the open contracts recorded under top's path as it is
 // written, no link on it resolved: a work tree moved away, a link to it
@@ -73,42 +78,22 @@ func OpenAt(top string) *Open {
 	return &Open{path: filepath.Join(root, cacheName, openDir, cacheKey(top))}
 }
 
-// Kept are the work trees whose open contracts are kept, by their files'
-// names: a stop that asks every directory above where the host runs reads
-// one directory, not a file for each.
-type Kept map[string]bool
-
-// OpenKept lists the work trees whose open contracts are kept; empty when
-// none are.
-func OpenKept() Kept {
-	root, err := os.UserCacheDir()
-	if err != nil {
-		return nil
-	}
-	entries, err := os.ReadDir(filepath.Join(root, cacheName, openDir))
-	if err != nil {
-		return nil
-	}
-	k := make(Kept, len(entries))
-	for _, e := range entries {
-		k[e.Name()] = true
-	}
-	return k
-}
-
-// Above yields, nearest first, the open contracts kept for dir, a
+// OpenAbove yields, nearest first, the open contracts kept for dir, a
 // physical and absolute path, and for each directory above it, skip's
-// aside.
-func (k Kept) Above(dir, skip string) func(yield func(*Open) bool) {
+// aside. It looks for each one's file, one lstat a directory: the cost
+// is the depth, however many work trees have kept one.
+func OpenAbove(dir, skip string) func(yield func(*Open) bool) {
 	return func(yield func(*Open) bool) {
-		if len(k) == 0 {
+		root, err := os.UserCacheDir()
+		if err != nil {
 			return
 		}
-		var key []byte
+		path := []byte(filepath.Join(root, cacheName, openDir) + string(filepath.Separator))
+		base := len(path)
 		for d := dir; ; d = filepath.Dir(d) {
 			if d != skip {
-				key = appendKey(key[:0], d)
-				if k[string(key)] && !yield(OpenAt(d)) {
+				path = appendKey(path[:base], d)
+				if _, err := os.Lstat(string(path)); err == nil && !yield(OpenAt(d)) {
 					return
 				}
 			}

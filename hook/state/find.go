@@ -26,6 +26,9 @@ type Found struct {
 	// Searched are the directories the search looked in, nearest first,
 	// when it found nothing: what the no-state reason names.
 	Searched []string
+	// Top is Top(start), when the search climbed to it; "" when it
+	// stopped at start, where it found the state.
+	Top string
 }
 
 // Find finds the loop's state from start (SPEC section 1): in each
@@ -57,19 +60,23 @@ func Find(start string, only *schema.Dialect) Found {
 		return atStart
 	})
 	switch {
-	case atStart || found.Path != "" && wt.Git:
+	case atStart:
+		return found
+	case found.Path != "" && wt.Git:
+		found.Top = wt.Top
 		return found
 	case !wt.Git:
 		// Outside any work tree a state above start is a stranger's: only
 		// start counts.
-		return Found{Searched: []string{start}}
+		return Found{Searched: []string{start}, Top: wt.Top}
 	case wt.Main != "":
 		if found = findIn(dir{wt.Main}, only); found.Path != "" {
+			found.Top = wt.Top
 			return found
 		}
 		searched = append(searched, wt.Main)
 	}
-	return Found{Searched: searched}
+	return Found{Searched: searched, Top: wt.Top}
 }
 
 // dir is one directory of the search.
