@@ -546,6 +546,13 @@ func buildCases(work string, selected map[string]bool, bigSize int64, bigName st
 			cases = append(cases, c)
 		}
 	}
+	// A cache and a configuration of the run's own, not the machine's: what
+	// a stop finds there (the open contracts of every tree a loop ran in)
+	// would change what it costs, and the runs would leave it to the user.
+	for i := range cases {
+		home := []string{"XDG_CACHE_HOME=" + filepath.Join(work, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(work, "config-home")}
+		cases[i].env = append(home, cases[i].env...) // a case's own come last, and win
+	}
 	return cases, nil
 }
 
