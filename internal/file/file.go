@@ -103,7 +103,7 @@ func Physical(path string) string {
 		path = abs
 	}
 	dir, name := filepath.Split(path)
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
+	if real, err := evalSymlinks(dir); err == nil {
 		return filepath.Join(real, name)
 	}
 	return path
@@ -115,8 +115,18 @@ func PhysicalDir(dir string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
+	if real, err := evalSymlinks(dir); err == nil {
 		return real
 	}
 	return dir
+}
+
+// evalSymlinks is filepath.EvalSymlinks, which costs an lstat a level,
+// but for the working directory, the hook's usual start, whose name the
+// kernel gives with its links resolved: when dir is that name, it has none.
+func evalSymlinks(dir string) (string, error) {
+	if wd, ok := kernelWd(); ok && wd == filepath.Clean(dir) {
+		return wd, nil
+	}
+	return filepath.EvalSymlinks(dir)
 }

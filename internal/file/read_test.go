@@ -32,3 +32,28 @@ func TestRead(t *testing.T) {
 		t.Errorf("PathCause of a missing file: %v, want the cause without the path", cause)
 	}
 }
+
+// PhysicalDir of the working directory, named by its physical path, by a
+// link to it or as ".", is its physical path, as when any other directory
+// is resolved.
+func TestPhysicalDirOfTheWorkingDirectory(t *testing.T) {
+	real, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	for _, wd := range []string{real, link} {
+		t.Chdir(wd)
+		for _, dir := range []string{real, link, ".", filepath.Join(link, "..", filepath.Base(link))} {
+			if got := PhysicalDir(dir); got != real {
+				t.Errorf("working in %s: PhysicalDir(%q) = %q, want %q", wd, dir, got, real)
+			}
+		}
+		if got, want := Physical(filepath.Join(link, "f")), filepath.Join(real, "f"); got != want {
+			t.Errorf("working in %s: Physical = %q, want %q", wd, got, want)
+		}
+	}
+}
