@@ -121,13 +121,13 @@ func (c cache) keep(r Result) Result {
 
 // environment is a fingerprint of the environment a check runs in, which
 // can change what it does as much as the tree: every variable but those a
-// shell sets for itself.
+// shell sets for itself, and those a host sets anew for each hook call.
 var environment = sync.OnceValue(func() string {
 	env := slices.Sorted(slices.Values(os.Environ()))
 	h := fnv.New64a()
 	for _, kv := range env {
-		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "PWD", "OLDPWD", "SHLVL", "_":
+		name, _, _ := strings.Cut(kv, "=")
+		if perCall(name) {
 			continue
 		}
 		h.Write([]byte(kv))
@@ -135,6 +135,21 @@ var environment = sync.OnceValue(func() string {
 	}
 	return fmt.Sprintf("%016x", h.Sum64())
 })
+
+// perCall reports whether a variable is one a shell sets for itself or
+// one a host changes from one hook call to the next, which would make
+// every claim run its passed checks again: Factory Droid puts the
+// input's fields there (message_id and elapsed_time change at every
+// stop), Qwen Code the id of the person's prompt.
+func perCall(name string) bool {
+	switch name {
+	case "PWD", "OLDPWD", "SHLVL", "_",
+		"message_id", "elapsed_time", "tool_execution_count", "stop_hook_active", "hook_event_name", "permission_mode",
+		"QWEN_CODE_PROMPT_ID":
+		return true
+	}
+	return false
+}
 
 // Last are the kept results of the checks, in their order, for status;
 // a check never run has none.
