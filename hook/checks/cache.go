@@ -89,9 +89,10 @@ func (c cache) reuse(ch config.Check, tree string) (Result, bool) {
 
 // keep writes the result's output to its file and the result into the
 // cache, under the cache's lock; a cache that cannot be written only
-// loses the reuse. A run the stop's time cut short is not kept.
+// loses the reuse. A run the stop's time cut short is not kept, nor its
+// output: the file is the kept result's, which why shows with it.
 func (c cache) keep(r Result) Result {
-	if c.dir == "" || os.MkdirAll(c.dir, 0o700) != nil {
+	if r.Cut || c.dir == "" || os.MkdirAll(c.dir, 0o700) != nil {
 		return r
 	}
 	out := filepath.Join(c.dir, "output-"+key(r.Run)+".log")
@@ -101,9 +102,6 @@ func (c cache) keep(r Result) Result {
 	}
 	if file.Write(out, data, 0o600) == nil {
 		r.Output = out
-	}
-	if r.Cut {
-		return r
 	}
 	r.Env = environment()
 	unlock, err := lockedfile.MutexAt(filepath.Join(c.dir, resultsFile+".lock")).Lock()

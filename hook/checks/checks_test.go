@@ -124,6 +124,31 @@ func TestStopTimeCutsChecks(t *testing.T) {
 	}
 }
 
+// TestCutRunLeavesTheKeptOutput: a run the stop's time cut short, which
+// is not kept, does not write over the output file of the result that is:
+// why shows a kept result with its own output, not a later cut run's.
+func TestCutRunLeavesTheKeptOutput(t *testing.T) {
+	top := t.TempDir()
+	os.WriteFile(filepath.Join(top, "said"), []byte("first run\n"), 0o644)
+	cs := []config.Check{{Name: "c", Run: "cat said; [ -e slow ] && sleep 5; exit 1", Timeout: time.Minute}}
+	if rs := (Runner{Top: top, Reuse: true}).Run(cs); rs[0].Exit != 1 {
+		t.Fatalf("%+v", rs[0])
+	}
+	os.WriteFile(filepath.Join(top, "said"), []byte("cut run\n"), 0o644)
+	os.WriteFile(filepath.Join(top, "slow"), nil, 0o644)
+	if rs := (Runner{Top: top, Within: 300 * time.Millisecond, Reuse: true}).Run(cs); !rs[0].Cut {
+		t.Fatalf("not cut: %+v", rs[0])
+	}
+	last := Last(top, cs)
+	if len(last) != 1 || last[0].Tail != "first run" {
+		t.Fatalf("kept: %+v", last)
+	}
+	data, err := os.ReadFile(last[0].Output)
+	if err != nil || strings.TrimSpace(string(data)) != "first run" {
+		t.Errorf("the kept result's output file holds %q (%v), not its own output", data, err)
+	}
+}
+
 // waitFor is a command that waits, ten seconds at most, until the file
 // exists: a check that meets another only when both run at once.
 func waitFor(name string) string {
