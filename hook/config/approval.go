@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -56,24 +55,15 @@ func approvalHash(dir string) uint64 {
 	return h.Sum64()
 }
 
-// approvals are the hashes of the approvals' files kept; empty when none.
-func approvals() map[uint64]bool {
-	root, err := os.UserConfigDir()
-	if err != nil {
-		return nil
+// appendApprovalName appends to b the name of the approval's file of the
+// .loophook.json in dir, as approvalName names it.
+func appendApprovalName(b []byte, dir string) []byte {
+	const hex = "0123456789abcdef"
+	h := approvalHash(dir)
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, hex[h>>uint(shift)&15])
 	}
-	entries, err := os.ReadDir(filepath.Join(root, dirName, "approved"))
-	if err != nil {
-		return nil
-	}
-	hashes := make(map[uint64]bool, len(entries))
-	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if h, err := strconv.ParseUint(name, 16, 64); ok && err == nil && len(name) == 16 {
-			hashes[h] = true
-		}
-	}
-	return hashes
+	return append(b, ".json"...)
 }
 
 // readApproval reads the approval of the file at path; nil when there is

@@ -14,7 +14,7 @@ import (
 
 // isolate gives the test its own configuration directory: no test touches
 // the real home.
-func isolate(t *testing.T) string {
+func isolate(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)

@@ -123,15 +123,23 @@ func Load(top string) InForce {
 
 // ApprovedAbove is the nearest directory at or above dir, a physical path,
 // where a person's approval of its .loophook.json, or of having none there,
-// is kept; "" when none is. It lists the approvals once, and reads no
-// file's text but the one found.
+// is kept; "" when none is. It asks for each directory's approval by one
+// lstat, the cost the depth however many approvals a person has made, and
+// reads no file's text but the one found.
 func ApprovedAbove(dir string) string {
-	kept := approvals()
-	if len(kept) == 0 {
+	root, err := os.UserConfigDir()
+	if err != nil {
 		return ""
 	}
+	approved := filepath.Join(root, dirName, "approved")
+	if _, err := os.Lstat(approved); err != nil {
+		return "" // no approval at all: most users, most stops
+	}
+	path := []byte(approved + string(filepath.Separator))
+	base := len(path)
 	for d := dir; ; d = filepath.Dir(d) {
-		if kept[approvalHash(d)] {
+		path = appendApprovalName(path[:base], d)
+		if _, err := os.Lstat(string(path)); err == nil {
 			if a, _ := readApproval(filepath.Join(d, File)); a != nil {
 				return d
 			}
