@@ -38,10 +38,25 @@ func (g *group) kill() {
 	}
 }
 
-// wait waits for the shell, kills what it left in its group while the
-// shell's pid still holds the group's id, and then reaps it.
-func (g *group) wait(cmd *exec.Cmd) error {
-	exited(g.pgid)
+// wait waits for the shell, kills what it left in its group, and reaps
+// it.
+func (g *group) wait(cmd *exec.Cmd) error { return g.end(cmd, exited(g.pgid)) }
+
+// end kills what the shell left in its group and reaps the shell. held
+// says the shell has exited unreaped, so that its pid still holds the
+// group's id while the group is killed. Where it cannot be held so (every
+// unix but Linux), the shell is reaped first and its group killed after:
+// a child left in it keeps the id; killing first would kill the check
+// as it starts.
+func (g *group) end(cmd *exec.Cmd, held bool) error {
+	if !held {
+		err := cmd.Wait()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		syscall.Kill(-g.pgid, syscall.SIGKILL)
+		g.reaped = true
+		return err
+	}
 	g.kill()
 	g.mu.Lock()
 	g.reaped = true
