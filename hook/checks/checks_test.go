@@ -187,6 +187,32 @@ func TestChecksRunSideBySide(t *testing.T) {
 	}
 }
 
+// TestSameCommandRunsOnce: two checks with one command, which share its
+// place in the cache, run it once and take its result alike; run side by
+// side, the run that failed could be kept under the one that passed, and
+// the next claim on the same tree reused the pass for both.
+func TestSameCommandRunsOnce(t *testing.T) {
+	slots(t, 2)
+	top := t.TempDir()
+	gitRepo(t, top, 1, 0, 0)
+	// The first run fails; any after it passes, later.
+	ran := filepath.ToSlash(filepath.Join(t.TempDir(), "ran"))
+	run := "mkdir " + ran + " 2>/dev/null && exit 1; sleep 0.3"
+	cs := []config.Check{
+		{Name: "unit", Run: run, Criterion: "tests pass", Timeout: time.Minute},
+		{Name: "again", Run: run, Criterion: "still pass", Timeout: time.Minute},
+	}
+	for round := range 2 {
+		rs := Runner{Top: top, Reuse: true}.Run(cs)
+		if len(rs) != 2 || rs[0].Name != "unit" || rs[1].Name != "again" || rs[1].Criterion != "still pass" {
+			t.Fatalf("round %d: %+v", round, rs)
+		}
+		if rs[0].Passed() || rs[1].Passed() {
+			t.Fatalf("round %d: a failed run of the command on this tree is not the result of both: %s, %s", round, rs[0].Cause(), rs[1].Cause())
+		}
+	}
+}
+
 // logged is a check that writes its start and end to the log.
 func logged(name string, exclusive bool) config.Check {
 	return config.Check{

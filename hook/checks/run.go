@@ -73,6 +73,10 @@ type Runner struct {
 // most GOMAXPROCS (one per core) at once: each starts when a slot is
 // free. An exclusive check waits for every running one to end, runs
 // alone, and the next starts only after it.
+//
+// Checks that share a command, and so its place in the cache, run it once,
+// as the first of them says (alone if any is marked so), and take its
+// result alike: run twice, a failure could be kept under a pass.
 func (rn Runner) Run(cs []config.Check) []Result {
 	if len(cs) == 0 {
 		return nil
@@ -82,18 +86,30 @@ func (rn Runner) Run(cs []config.Check) []Result {
 	c := openCache(rn.Top)
 	out := make([]Result, len(cs))
 	var todo []int
+	first := map[string]int{} // the first check of each command to run
+	same := map[int]int{}     // a later check of a command: the first's index
 	for i, ch := range cs {
 		if r, ok := c.reuse(ch, tree); ok && rn.Reuse {
 			out[i] = r
 			continue
 		}
+		if j, ok := first[ch.Run]; ok {
+			same[i] = j
+			continue
+		}
+		first[ch.Run] = i
 		todo = append(todo, i)
 	}
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var keeping sync.Mutex // one result into the cache at a time: two checks may share a command, and its output file
+	var keeping sync.Mutex // one result into the cache at a time
 	var wg sync.WaitGroup
 	for _, i := range todo {
 		ch := cs[i]
+		for k, j := range same {
+			if j == i && cs[k].Exclusive {
+				ch.Exclusive = true
+			}
+		}
 		if ch.Exclusive {
 			wg.Wait()
 		}
@@ -123,6 +139,11 @@ func (rn Runner) Run(cs []config.Check) []Result {
 		}
 	}
 	wg.Wait()
+	for i, j := range same {
+		r := out[j]
+		r.Name, r.Criterion = cs[i].Name, cs[i].Criterion
+		out[i] = r
+	}
 	return out
 }
 
