@@ -27,9 +27,10 @@ type rules struct {
 }
 
 // personRules reads the .loophook.json in force for the input's work tree,
-// naming those between the loop's state, at statePath, and the top that
-// are not obeyed.
-func (o Options) personRules(in Input, statePath string) rules {
+// naming those between the loop's state, found, and the top that are not
+// obeyed.
+func (o Options) personRules(in Input, found state.Found) rules {
+	statePath := found.Path
 	wt := state.Climb(o.start(in), nil)
 	top := wt.Top
 	f := config.LoadFor(top, filepath.Dir(statePath))
@@ -38,11 +39,12 @@ func (o Options) personRules(in Input, statePath string) rules {
 		// host runs) must not shed the rules a person approved around it,
 		// nor a linked worktree made there (git worktree add), which is a
 		// checkout of its own: the approved checks run in it.
-		outer := approvedAround(o.start(in))
+		outer := approvedAround(o.start(in), "")
 		if outer == "" {
 			// The loop judged is in another tree than the host's start
-			// names now (its link pointed elsewhere): that tree's rules.
-			outer = approvedAround(filepath.Dir(statePath))
+			// names now (its link pointed elsewhere): that tree's rules,
+			// or those of the directory it was started in outside git.
+			outer = approvedAround(filepath.Dir(statePath), state.StartOf(found))
 		}
 		if outer != "" {
 			f = config.LoadFor(outer, filepath.Dir(statePath))
@@ -55,12 +57,16 @@ func (o Options) personRules(in Input, statePath string) rules {
 }
 
 // approvedAround is the nearest directory at or above start, physical,
-// whose .loophook.json a person approved (or withdrew); "" when none. The
-// top of an enclosing tree is among them (a repository the agent made
-// within it), and so is a tree's own top that the climb passes since its
-// .git was moved away; the climb from start decides neither.
-func approvedAround(start string) string {
-	return config.ApprovedAbove(file.PhysicalDir(start))
+// whose .loophook.json a person approved (or withdrew) as a work tree's
+// top, or outside git when it is own; "" when none. The top of an
+// enclosing tree is among them (a repository the agent made within it),
+// and so is a tree's own top that the climb passes since its .git was
+// moved away; the climb from start decides neither.
+func approvedAround(start, own string) string {
+	if own != "" {
+		own = file.PhysicalDir(own)
+	}
+	return config.ApprovedAbove(file.PhysicalDir(start), own)
 }
 
 // checks returns the function rule check-failed calls: it runs the checks

@@ -342,7 +342,7 @@ func (o Options) gather(r Result, found state.Found, in Input, remember bool) *e
 		StopHookActive: in.StopHookActive,
 		LastMessage:    func() (string, error) { return o.Host.LastMessage(in) },
 	}
-	p := o.personRules(in, found.Path)
+	p := o.personRules(in, found)
 	s.budget = p.budget()
 	if s.governed {
 		s.e.FailedChecks = p.failedChecks
@@ -537,7 +537,7 @@ func Begin(o Options, in Input) Result {
 	if criteria.OtherSession(l.Session, in.SessionID) {
 		return r
 	}
-	p := o.personRules(in, found.Path)
+	p := o.personRules(in, found)
 	store := memory.For(found.Path)
 	if err := store.ApplyCancel(l, true); err != nil {
 		o.note(fmt.Sprintf(noteNote, err))

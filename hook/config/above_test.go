@@ -7,27 +7,42 @@ import (
 	"testing"
 )
 
-// TestApprovedAbove finds the nearest approval at or above a directory,
-// one of having no file too, among the approvals of many other trees.
+// TestApprovedAbove finds the nearest approval of a work tree's top at or
+// above a directory, one of having no file too, among the approvals of
+// many other trees; not one made outside git.
 func TestApprovedAbove(t *testing.T) {
 	top := isolate(t)
 	deep := filepath.Join(top, "a", "b", "c")
 	if err := os.MkdirAll(deep, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := ApprovedAbove(deep); got != "" {
+	if got := ApprovedAbove(deep, ""); got != "" {
 		t.Fatalf("no approval: %q", got)
 	}
 	others(t, 50)
-	if got := ApprovedAbove(deep); got != "" {
+	if got := ApprovedAbove(deep, ""); got != "" {
 		t.Fatalf("only other trees' approvals: %q", got)
 	}
 	write(t, top, example)
+	// Approved outside git, its rules are those of loops started in top.
+	if _, err := Approve(top); err != nil {
+		t.Fatal(err)
+	}
+	if got := ApprovedAbove(deep, ""); got != "" {
+		t.Fatalf("an approval outside git above: %q", got)
+	}
+	if got := ApprovedAbove(deep, top); got != top {
+		t.Fatalf("an approval outside git of the loop's own start: %q", got)
+	}
+	if err := os.Mkdir(filepath.Join(top, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, top, example+" ")
 	if _, err := Approve(top); err != nil {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{top, filepath.Join(top, "a"), deep} {
-		if got := ApprovedAbove(dir); got != top {
+		if got := ApprovedAbove(dir, ""); got != top {
 			t.Errorf("from %s: %q, want %q", dir, got, top)
 		}
 	}
@@ -35,10 +50,10 @@ func TestApprovedAbove(t *testing.T) {
 	if err := writeApproval(Approval{Path: filepath.Join(top, "a", File), None: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := ApprovedAbove(deep); got != filepath.Join(top, "a") {
+	if got := ApprovedAbove(deep, ""); got != filepath.Join(top, "a") {
 		t.Errorf("nearer approval of none: %q", got)
 	}
-	if got := ApprovedAbove(filepath.Dir(top)); got != "" {
+	if got := ApprovedAbove(filepath.Dir(top), ""); got != "" {
 		t.Errorf("above every approval: %q", got)
 	}
 }
@@ -73,6 +88,6 @@ func BenchmarkApprovedAbove(b *testing.B) {
 	}
 	others(b, 1000)
 	for b.Loop() {
-		ApprovedAbove(deep)
+		ApprovedAbove(deep, "")
 	}
 }

@@ -21,6 +21,10 @@ type Approval struct {
 	// file (they deleted it and ran accept).
 	Text string `json:"text"`
 	None bool   `json:"none,omitempty"`
+	// Outside says the directory was no git work tree's top when the
+	// person approved: its rules are those of loops started there, never
+	// of the work trees below it (ApprovedAbove).
+	Outside bool `json:"outside,omitempty"`
 }
 
 // dirName is loophook's directory in the user's configuration directory.

@@ -123,10 +123,13 @@ func Load(top string) InForce {
 
 // ApprovedAbove is the nearest directory at or above dir, a physical path,
 // where a person's approval of its .loophook.json, or of having none there,
-// is kept; "" when none is. It asks for each directory's approval by one
+// is kept, as the top of a git work tree, or at own, a physical path ("" for
+// none); "" when none is. One approved outside git is the rules of the
+// loops started in its directory alone (SPEC section 6): the repositories
+// below it are none of its. It asks for each directory's approval by one
 // lstat, the cost the depth however many approvals a person has made, and
 // reads no file's text but the one found.
-func ApprovedAbove(dir string) string {
+func ApprovedAbove(dir, own string) string {
 	root, err := os.UserConfigDir()
 	if err != nil {
 		return ""
@@ -140,7 +143,7 @@ func ApprovedAbove(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		path = appendApprovalName(path[:base], d)
 		if _, err := os.Lstat(string(path)); err == nil {
-			if a, _ := readApproval(filepath.Join(d, File)); a != nil {
+			if a, _ := readApproval(filepath.Join(d, File)); a != nil && (!a.Outside || d == own) {
 				return d
 			}
 		}
@@ -199,7 +202,7 @@ func Approve(top string) (Accepted, error) {
 		return acc, nil
 	case !exists:
 		acc.None, acc.Changes = true, Diff(was, nil)
-		return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), None: true})
+		return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), None: true, Outside: outsideGit(top)})
 	case err != nil:
 		return acc, fmt.Errorf(problemRead, path, err)
 	}
@@ -212,7 +215,14 @@ func Approve(top string) (Accepted, error) {
 		acc.Changes = nil
 		return acc, nil
 	}
-	return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), Text: string(data)})
+	return acc, writeApproval(Approval{Path: path, At: time.Now().UTC(), Text: string(data), Outside: outsideGit(top)})
+}
+
+// outsideGit reports whether top, where accept approves, has no .git: it
+// is the start directory of a loop outside git, not a work tree's top.
+func outsideGit(top string) bool {
+	_, err := os.Lstat(filepath.Join(top, ".git"))
+	return err != nil
 }
 
 // pathIn is the .loophook.json of top, by its physical path: an approval

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -180,6 +181,20 @@ func newest(path, field string) (string, time.Time) {
 		return "", time.Time{}
 	}
 	return s, t
+}
+
+// StartOf is the directory the search found f in: the one its dialect's
+// file is named from; the file's own directory for a file named otherwise
+// (--state).
+func StartOf(f Found) string {
+	dir := filepath.Dir(f.Path)
+	if f.Path == "" || filepath.Base(f.Path) != path.Base(f.Dialect.File) {
+		return dir
+	}
+	for range strings.Count(f.Dialect.File, "/") {
+		dir = filepath.Dir(dir)
+	}
+	return dir
 }
 
 // WorkTreeTop is the top of the git work tree that holds dir (Climb),
