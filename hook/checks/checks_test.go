@@ -149,6 +149,72 @@ func TestCutRunLeavesTheKeptOutput(t *testing.T) {
 	}
 }
 
+// TestWithinBoundsTheQueue: checks that wait for the one slot get what
+// is left of the stop's time when they start, not each the whole of it:
+// the run ends near Within, and those that never had time are cut.
+func TestWithinBoundsTheQueue(t *testing.T) {
+	slots(t, 1)
+	var cs []config.Check
+	for i := range 6 {
+		cs = append(cs, config.Check{Name: fmt.Sprint("c", i), Run: fmt.Sprintf("sleep 1 # %d", i), Timeout: time.Minute})
+	}
+	start := time.Now()
+	rs := Runner{Top: t.TempDir(), Within: 1500 * time.Millisecond}.Run(cs)
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("the run took %v, within 1.5s", took)
+	}
+	if !rs[0].Passed() {
+		t.Errorf("the first check had the time it needed: %s", rs[0].Cause())
+	}
+	for i, r := range rs[1:] {
+		if !r.Cut || r.Name != cs[i+1].Name {
+			t.Errorf("check %d: %s", i+1, r.Cause())
+		}
+	}
+}
+
+// TestNothingStartsHangsNoRun: checks that cannot start (their directory
+// is gone), exclusive or not, on one slot, each end with why, and the run
+// ends; so do twenty checks when the stop's time is already spent.
+func TestNothingStartsHangsNoRun(t *testing.T) {
+	slots(t, 1)
+	var cs []config.Check
+	for i := range 20 {
+		cs = append(cs, config.Check{Name: fmt.Sprint("c", i), Run: fmt.Sprintf("sleep 5 # %d", i), Timeout: time.Minute, Exclusive: i%3 == 0})
+	}
+	done := make(chan []Result)
+	go func() { done <- (Runner{Top: filepath.Join(t.TempDir(), "gone")}).Run(cs) }()
+	go func() { done <- (Runner{Top: t.TempDir(), Within: time.Nanosecond}).Run(cs) }()
+	for range 2 {
+		select {
+		case rs := <-done:
+			for i, r := range rs {
+				if r.Passed() || r.Name != cs[i].Name || (r.Err == "" && !r.Cut) {
+					t.Errorf("check %d: %+v", i, r)
+				}
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("a run that could start nothing hangs")
+		}
+	}
+}
+
+// TestExclusiveInARow: exclusive checks one after another, first and
+// last, each run alone, and the others between them side by side.
+func TestExclusiveInARow(t *testing.T) {
+	slots(t, 4)
+	log := runLog(t, []config.Check{
+		logged("x", true), logged("y", true), logged("a", false), logged("b", false), logged("z", true),
+	})
+	sorted := func(s []string) []string { return slices.Sorted(slices.Values(s)) }
+	if len(log) != 10 ||
+		!slices.Equal(log[:4], []string{"start x", "end x", "start y", "end y"}) ||
+		!slices.Equal(sorted(log[4:8]), []string{"end a", "end b", "start a", "start b"}) ||
+		!slices.Equal(log[8:], []string{"start z", "end z"}) {
+		t.Errorf("log: %q", log)
+	}
+}
+
 // waitFor is a command that waits, ten seconds at most, until the file
 // exists: a check that meets another only when both run at once.
 func waitFor(name string) string {
