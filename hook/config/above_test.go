@@ -37,6 +37,10 @@ func TestApprovedAbove(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(top, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Made a repository since: it is a work tree's top.
+	if got := ApprovedAbove(deep, ""); got != top {
+		t.Fatalf("an approval outside git, a repository since: %q", got)
+	}
 	write(t, top, example+" ")
 	if _, err := Approve(top); err != nil {
 		t.Fatal(err)

@@ -126,7 +126,7 @@ func Load(top string) InForce {
 // is kept, as the top of a git work tree, or at own, a physical path ("" for
 // none); "" when none is. One approved outside git is the rules of the
 // loops started in its directory alone (SPEC section 6): the repositories
-// below it are none of its. It asks for each directory's approval by one
+// below it are none of its, until the directory is made a repository. It asks for each directory's approval by one
 // lstat, the cost the depth however many approvals a person has made, and
 // reads no file's text but the one found.
 func ApprovedAbove(dir, own string) string {
@@ -143,7 +143,7 @@ func ApprovedAbove(dir, own string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		path = appendApprovalName(path[:base], d)
 		if _, err := os.Lstat(string(path)); err == nil {
-			if a, _ := readApproval(filepath.Join(d, File)); a != nil && (!a.Outside || d == own) {
+			if a, _ := readApproval(filepath.Join(d, File)); a != nil && (!a.Outside || d == own || !outsideGit(d)) {
 				return d
 			}
 		}
