@@ -171,6 +171,14 @@ func TestWithinBoundsTheQueue(t *testing.T) {
 			t.Errorf("check %d: %s", i+1, r.Cause())
 		}
 	}
+	// The second ran until the time was out; the others never started,
+	// and are not said to have been stopped.
+	if c := rs[1].Cause(); !strings.HasPrefix(c, "was stopped after ") {
+		t.Errorf("check 1: %s", c)
+	}
+	if c := rs[5].Cause(); c != "did not start: the hook's time for this stop's checks had run out" {
+		t.Errorf("check 5: %s", c)
+	}
 }
 
 // TestNothingStartsHangsNoRun: checks that cannot start (their directory

@@ -15,6 +15,9 @@ const outputDropped = "[loophook: the first %d bytes of the output were not kept
 // could not run.
 func (r Result) Cause() string {
 	switch {
+	case r.TimedOut && r.Cut && r.Timeout <= 0:
+		// It waited for a slot, or behind others, until no time was left.
+		return "did not start: the hook's time for this stop's checks had run out"
 	case r.TimedOut && r.Cut:
 		return fmt.Sprintf("was stopped after %s, when the hook's time for this stop's checks ran out", r.Timeout)
 	case r.TimedOut:
