@@ -122,11 +122,28 @@ func PhysicalDir(dir string) string {
 }
 
 // evalSymlinks is filepath.EvalSymlinks, which costs an lstat a level,
-// but for the working directory, the hook's usual start, whose name the
-// kernel gives with its links resolved: when dir is that name, it has none.
+// but for the working directory, the hook's usual start, and the paths
+// below it (the state file's directory, the memory's key), since the
+// kernel names the working directory with its links resolved: only what
+// is below it has links to resolve.
 func evalSymlinks(dir string) (string, error) {
-	if wd, ok := kernelWd(); ok && wd == filepath.Clean(dir) {
+	dir = filepath.Clean(dir)
+	wd, ok := kernelWd()
+	if !ok {
+		return filepath.EvalSymlinks(dir)
+	}
+	if dir == wd {
 		return wd, nil
 	}
-	return filepath.EvalSymlinks(dir)
+	below, ok := strings.CutPrefix(dir, strings.TrimSuffix(wd, string(filepath.Separator))+string(filepath.Separator))
+	if !ok {
+		return filepath.EvalSymlinks(dir)
+	}
+	// Relative, it is resolved from the working directory, and stays
+	// relative unless a link on it is absolute.
+	real, err := filepath.EvalSymlinks(below)
+	if err != nil || filepath.IsAbs(real) {
+		return real, err
+	}
+	return filepath.Join(wd, real), nil
 }

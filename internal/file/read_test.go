@@ -59,4 +59,40 @@ func TestPhysicalDirOfTheWorkingDirectory(t *testing.T) {
 			t.Errorf("working in %s: Physical = %q, want %q", wd, got, want)
 		}
 	}
+	// Below the working directory: a link to a sibling, relative, and to
+	// an absolute place; a plain directory; one that does not exist.
+	t.Chdir(real)
+	other, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mk := range []func() error{
+		func() error { return os.Mkdir("plain", 0o755) },
+		func() error { return os.Mkdir("sibling", 0o755) },
+		func() error { return os.Symlink("sibling", "up") },
+		func() error { return os.Symlink("..", "parent") },
+		func() error { return os.Symlink(other, "away") },
+	} {
+		if err := mk(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for dir, want := range map[string]string{
+		filepath.Join(real, "plain"):                   filepath.Join(real, "plain"),
+		filepath.Join(real, "up"):                      filepath.Join(real, "sibling"),
+		filepath.Join(real, "parent"):                  filepath.Dir(real),
+		filepath.Join(real, "away"):                    other,
+		filepath.Join(link, "up"):                      filepath.Join(real, "sibling"),
+		filepath.Join(real, "missing"):                 filepath.Join(real, "missing"), // kept as it is
+		filepath.Join(real, "parent", "x", "..") + "/": filepath.Dir(real),
+	} {
+		if got := PhysicalDir(dir); got != want {
+			t.Errorf("PhysicalDir(%q) = %q, want %q", dir, got, want)
+		}
+		if want != filepath.Join(real, "missing") {
+			if via, err := filepath.EvalSymlinks(dir); err != nil || via != want {
+				t.Errorf("the test's own want for %q: EvalSymlinks says %q (%v)", dir, via, err)
+			}
+		}
+	}
 }
