@@ -70,6 +70,12 @@ func TestAppendApprovalName(t *testing.T) {
 			t.Errorf("%s: %s, want %s", dir, got, want)
 		}
 	}
+	// The names approvals kept since before have: 16 hex digits, .json.
+	for _, h := range []uint64{0, 1, 0xabcdef, 1<<64 - 1} {
+		if got, want := string(appendName(nil, h)), fmt.Sprintf("%016x.json", h); got != want {
+			t.Errorf("%x: %s, want %s", h, got, want)
+		}
+	}
 }
 
 // others keeps the approvals of n other trees' files.

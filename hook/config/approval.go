@@ -44,7 +44,7 @@ func approvalFile(path string) (string, error) {
 func approvalName(path string) string {
 	h := fnv.New64a()
 	h.Write([]byte(path))
-	return fmt.Sprintf("%016x.json", h.Sum64())
+	return string(appendName(nil, h.Sum64()))
 }
 
 // approvalHash is the hash approvalName names the approval of the
@@ -62,8 +62,13 @@ func approvalHash(dir string) uint64 {
 // appendApprovalName appends to b the name of the approval's file of the
 // .loophook.json in dir, as approvalName names it.
 func appendApprovalName(b []byte, dir string) []byte {
+	return appendName(b, approvalHash(dir))
+}
+
+// appendName appends an approval's file name for hash h: its 16 hex
+// digits and .json, with no allocation on a stop's walk up the tree.
+func appendName(b []byte, h uint64) []byte {
 	const hex = "0123456789abcdef"
-	h := approvalHash(dir)
 	for shift := 60; shift >= 0; shift -= 4 {
 		b = append(b, hex[h>>uint(shift)&15])
 	}

@@ -84,14 +84,10 @@ type Store struct {
 
 // For returns the store of the state file at statePath.
 func For(statePath string) Store {
-	root, err := os.UserCacheDir()
-	if err != nil {
-		return Store{NoCache: fmt.Errorf(memoryNoCache, err)}
+	if statePath != "" {
+		statePath = file.Physical(statePath)
 	}
-	if statePath == "" {
-		return Store{}
-	}
-	return Store{Dir: DirIn(root, statePath)}
+	return ForPhysical(statePath)
 }
 
 // ForPhysical is For of a path already physical, as an open contract
