@@ -55,19 +55,7 @@ func (h *scriptedHook) command() string { return shellQuote(filepath.Join(h.dir,
 // inputs returns the inputs the hook got, decoded.
 func (h *scriptedHook) inputs(t *testing.T) []map[string]any {
 	t.Helper()
-	b, ok := readIfAny(t, filepath.Join(h.dir, "inputs"))
-	if !ok {
-		return nil
-	}
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		var in map[string]any
-		if err := json.Unmarshal([]byte(line), &in); err != nil {
-			t.Fatalf("hook input %q: %v", line, err)
-		}
-		out = append(out, in)
-	}
-	return out
+	return readInputs(t, filepath.Join(h.dir, "inputs"))
 }
 
 // writeQwenHooks registers stop and start (commands) in the project's

@@ -249,19 +249,7 @@ func (h *standInHook) registration() codexRegistration {
 // inputs returns the hook inputs the stand-in got for event, in order.
 func (h *standInHook) inputs(t *testing.T, event string) []map[string]any {
 	t.Helper()
-	b, ok := readIfAny(t, filepath.Join(h.dir, event+".jsonl"))
-	if !ok {
-		return nil
-	}
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var in map[string]any
-		if err := json.Unmarshal([]byte(line), &in); err != nil {
-			t.Fatalf("%s input %q: %v", event, line, err)
-		}
-		out = append(out, in)
-	}
-	return out
+	return readInputs(t, filepath.Join(h.dir, event+".jsonl"))
 }
 
 // stopIterations returns the state's iteration as each Stop saw it.
@@ -322,19 +310,7 @@ func (r *hookRecorder) answers(t *testing.T, name string) []string {
 // inputs returns the inputs the command recorded under name got, decoded.
 func (r *hookRecorder) inputs(t *testing.T, name string) []map[string]any {
 	t.Helper()
-	b, ok := readIfAny(t, filepath.Join(r.dir, name+".inputs.jsonl"))
-	if !ok {
-		return nil
-	}
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		var in map[string]any
-		if err := json.Unmarshal([]byte(line), &in); err != nil {
-			t.Fatalf("%s input %q: %v", name, line, err)
-		}
-		out = append(out, in)
-	}
-	return out
+	return readInputs(t, filepath.Join(r.dir, name+".inputs.jsonl"))
 }
 
 // shellQuote quotes s as one word for bash.

@@ -140,19 +140,7 @@ func newCopilotStandIn(t *testing.T, name string, answers ...string) *copilotSta
 // inputs returns the inputs of the hook's calls, in order.
 func (h *copilotStandIn) inputs(t *testing.T) []map[string]any {
 	t.Helper()
-	b, ok := readIfAny(t, filepath.Join(h.dir, "inputs"))
-	if !ok {
-		return nil
-	}
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		var in map[string]any
-		if err := json.Unmarshal([]byte(line), &in); err != nil {
-			t.Fatalf("hook input is not one JSON object on one line: %v: %q", err, line)
-		}
-		out = append(out, in)
-	}
-	return out
+	return readInputs(t, filepath.Join(h.dir, "inputs"))
 }
 
 // env returns the environment of the hook's k-th call (from 1).

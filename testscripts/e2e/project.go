@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -153,6 +154,25 @@ func readIfAny(t *testing.T, path string) ([]byte, bool) {
 		t.Fatal(err)
 	}
 	return b, true
+}
+
+// readInputs decodes the JSON Lines file at path, where a stand-in or a
+// recorder keeps the hook inputs it got, in order; nil when there is none.
+func readInputs(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	b, ok := readIfAny(t, path)
+	if !ok {
+		return nil
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("%s: a hook input that is not one JSON object on one line: %v: %q", path, err, line)
+		}
+		out = append(out, in)
+	}
+	return out
 }
 
 // scanLines calls f with each line of the file at path (lines up to
